@@ -1,0 +1,159 @@
+"""What every command shares: error reporting, loading a verified game, choosing the acting
+identity, writing the new file beside the old one, and saying what happens next."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from pbem.core import gamefile, registry
+from pbem.core.author import automatic, describe_awaiting, seat_of
+from pbem.core.errors import PbemError, UsageError
+from pbem.core.keys import Identity, Keyring
+from pbem.core.replay import Replay, replay_file
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_errors(func: F) -> F:
+    """Turn a ``PbemError`` into one line on stderr and its exit code; never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except PbemError as exc:
+            click.echo(f"pbem: error: {exc}", err=True)
+            if exc.detail:
+                click.echo(exc.detail, err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+as_option = click.option(
+    "--as", "as_name", metavar="NAME", help="Act as this identity of your keyring (default: $PBEM_AS, or your only identity)."
+)
+out_option = click.option(
+    "-o", "--output", type=click.Path(path_type=Path), help="Where to write the new game file."
+)
+
+
+def option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``--option K=V`` values as a dict; a malformed one is a usage error."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option takes KEY=VALUE, not {pair!r}")
+        out[name] = value
+    return out
+
+
+def emit(as_json: bool, report: dict[str, Any], lines: list[str]) -> None:
+    if as_json:
+        click.echo(json.dumps(report, indent=1, sort_keys=True))
+    else:
+        for line in lines:
+            click.echo(line)
+
+
+def load(path: Path) -> Replay:
+    """Read and fully verify a game file."""
+    game = gamefile.read(path)
+    return replay_file(game, registry.get(game.genesis.ruleset.id))
+
+
+def passphrase_for(keyring: Keyring, name: str) -> str | None:
+    if not keyring.needs_passphrase(name):
+        return None
+    env = os.environ.get("PBEM_PASSPHRASE")
+    if env is not None:
+        return env
+    if sys.stdin.isatty():
+        return click.prompt(f"passphrase for {name}", hide_input=True)
+    raise UsageError(f"identity {name!r} is sealed with a passphrase: set PBEM_PASSPHRASE")
+
+
+def identity(as_name: str | None, *, required: bool = True) -> Identity | None:
+    """The acting identity: ``--as``, else ``$PBEM_AS``, else the keyring's only one."""
+    keyring = Keyring()
+    name = as_name or os.environ.get("PBEM_AS")
+    if name is None:
+        own = [card.name for card, private in keyring.list() if private]
+        if len(own) == 1:
+            name = own[0]
+        elif not required:
+            return None
+        else:
+            raise UsageError("say who you are with --as NAME (your keyring holds "
+                             f"{len(own)} identities)")
+    return keyring.load(name, passphrase_for(keyring, name))
+
+
+def seat_identity(replay: Replay, as_name: str | None, *, required: bool) -> Identity | None:
+    """The acting identity if it holds a seat in this game (else None when not required)."""
+    ident = identity(as_name, required=required)
+    if ident is None:
+        return None
+    if not required and all(c.sign_key != ident.card.sign_key for c in replay.genesis.seats):
+        return None
+    seat_of(replay, ident)
+    return ident
+
+
+STEP_SUFFIX = re.compile(r"\.\d{4,}$")
+
+
+def output_path(source: Path, replay: Replay, explicit: Path | None) -> Path:
+    """Never the input: ``game.json`` becomes ``game.0007.json`` (7 steps), beside it."""
+    if explicit is not None:
+        target = explicit
+    else:
+        stem = STEP_SUFFIX.sub("", source.stem)
+        target = source.with_name(f"{stem}.{len(replay.steps):04d}{source.suffix or '.json'}")
+    if target.resolve() == source.resolve():
+        raise UsageError(f"{target}: will not overwrite the input file; name another with -o")
+    return target
+
+
+def save(replay: Replay, target: Path) -> None:
+    gamefile.write_atomic(target, gamefile.encode(replay.to_file()))
+
+
+def next_steps(replay: Replay, target: Path, me: Identity | None) -> tuple[dict[str, Any], list[str]]:
+    """Who must act next and whom to send the file to, as a report and as lines."""
+    waiting = list(replay.remaining())
+    cards = replay.genesis.seats
+    mine = me is not None and any(cards[s].sign_key == me.card.sign_key for s in waiting)
+    others = [cards[s] for s in waiting if me is None or cards[s].sign_key != me.card.sign_key]
+    report = {
+        "file": str(target),
+        "awaiting": [cards[s].name for s in waiting],
+        "next": describe_awaiting(replay),
+        "send_to": [f"{c.name} <{c.email}>" for c in others],
+        "your_move": mine,
+        "over": replay.result is not None,
+    }
+    lines = [f"next: {report['next']}"]
+    if replay.result is not None:
+        lines.append("the game is over: send the file to everyone")
+    if mine:
+        lines.append(f"your move: pbem moves {target}")
+    if others:
+        lines.append(f"send {target} to " + ", ".join(report["send_to"]))
+    return report, lines
+
+
+def auto(replay: Replay, me: Identity | None) -> int:
+    """The steps ``me`` owes without a decision (join, beacon, reveal)."""
+    return automatic(replay, me) if me is not None else 0

@@ -1,0 +1,59 @@
+"""``pbem schema``: write (or check) the JSON Schemas generated from the models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem.cli.common import reports_errors
+from pbem.core import registry
+from pbem.core.errors import Rejected
+from pbem.core.gamefile import GameFile, write_atomic
+from pbem.core.keys import IdentityCard
+from pbem.resources import resource_dir
+
+
+def all_schemas() -> dict[str, dict[str, Any]]:
+    """Every published schema by file stem: the file format, identity cards, and what each
+    installed ruleset publishes (its state, actions and data files)."""
+    out: dict[str, dict[str, Any]] = {
+        "game-file": GameFile.model_json_schema(),
+        "identity-card": IdentityCard.model_json_schema(),
+    }
+    for target in sorted(registry.installed().values()):
+        out.update(registry.instance(target).schemas())
+    return out
+
+
+def _text(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=1, sort_keys=True) + "\n"
+
+
+@click.command()
+@click.option("--dir", "directory", type=click.Path(path_type=Path), help="Default: the project's schemas/.")
+@click.option("--check", is_flag=True, help="Fail if the files differ from the models.")
+@reports_errors
+def schema(directory: Path | None, check: bool) -> None:
+    """Write the JSON Schemas of the file format, identity cards and rulesets."""
+    directory = directory or resource_dir("schemas")
+    wanted = {f"{stem}.json": _text(s) for stem, s in all_schemas().items()}
+    if check:
+        stale = sorted(
+            name for name, text in wanted.items()
+            if not (directory / name).is_file() or (directory / name).read_text() != text
+        )
+        extra = sorted(p.name for p in directory.glob("*.json") if p.name not in wanted)
+        if stale or extra:
+            raise Rejected(f"schemas in {directory} are out of date: {', '.join(stale + extra)}; run 'pbem schema'")
+        click.echo(f"{len(wanted)} schemas in {directory} are up to date")
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, text in wanted.items():
+        write_atomic(directory / name, text)
+    for path in directory.glob("*.json"):
+        if path.name not in wanted:
+            path.unlink()
+    click.echo(f"wrote {len(wanted)} schemas to {directory}")

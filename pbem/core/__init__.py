@@ -1,0 +1,1 @@
+"""Game-independent core: encoding, keys, the signed log, randomness, sealing, verification."""

@@ -1,0 +1,27 @@
+"""Errors that reach the user as one line and an exit code (DESIGN §8)."""
+
+from __future__ import annotations
+
+
+class PbemError(Exception):
+    """Base of every error the CLI reports as one line. ``exit_code``: 1 when a file, a
+    key or a move was rejected, 2 for usage or I/O problems."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
+        """Evidence printed after the one-line message (e.g. two signed steps)."""
+
+
+class Rejected(PbemError):
+    """Input was read but refused: a bad signature, an illegal move, a wrong passphrase."""
+
+    exit_code = 1
+
+
+class UsageError(PbemError):
+    """The command cannot run as asked: a missing file, a missing identity, bad arguments."""
+
+    exit_code = 2

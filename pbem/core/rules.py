@@ -1,0 +1,262 @@
+"""The contract between the engine and a ruleset.
+
+A ruleset is a pure state machine (DESIGN §2): every method is a deterministic function of
+its arguments, with no I/O and no clock, so that anyone can re-run a whole game from the
+signed log and reach the same states. States and actions are pydantic models that dump to
+JSON without floats; the engine hashes ``state.model_dump(mode="json")`` after every step.
+
+The engine owns signing, sealing, randomness and the file; the ruleset only says what is
+awaited (``pending``) and how an action changes the state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from pbem.core.randomness import Rng
+
+
+class RulesError(Exception):
+    """An option, an action or a notation the rules refuse. The message says why and, where
+    a rule section applies, cites it (``R-5.1: ...``)."""
+
+
+class Model(BaseModel):
+    """Base for states, actions and data: strict, no extra fields, JSON-friendly."""
+
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+
+class Turn(Model):
+    """One seat must choose a public action."""
+
+    kind: Literal["turn"] = "turn"
+    seat: int
+    prompt: str = ""
+
+
+class Parallel(Model):
+    """Several seats must each submit an action, in any order.
+
+    ``name`` identifies the decision (it is signed into every envelope). With ``sealed`` the
+    actions are committed encrypted first and revealed once every seat has committed
+    (DESIGN §6)."""
+
+    kind: Literal["parallel"] = "parallel"
+    seats: list[int]
+    name: str
+    sealed: bool = False
+    prompt: str = ""
+
+
+class Chance(Model):
+    """Randomness is needed; the engine supplies an ``Rng`` to ``resolve_chance``."""
+
+    kind: Literal["chance"] = "chance"
+    reason: str = ""
+
+
+class Reveal(Model):
+    """Sealed items must be opened (DESIGN §7): to everyone (``to`` None) or privately to
+    seat ``to``. ``items`` are handles of sealed items (``"<deck>/<index>"``, see
+    ``Ruleset.sealed_decks``). The engine gathers the decryption shares it needs, then calls
+    ``Ruleset.apply_reveal`` with the faces (public reveal) or without them (private reveal:
+    the public state only records that the seat has seen the items)."""
+
+    kind: Literal["reveal"] = "reveal"
+    items: list[str]
+    to: int | None = None
+
+
+class Result(Model):
+    """The end of a game: scores per seat (in seat order) and the winning seats."""
+
+    scores: list[int]
+    winners: list[int]
+    summary: str = ""
+
+
+class Over(Model):
+    """The game has ended."""
+
+    kind: Literal["over"] = "over"
+    result: Result
+
+
+Decision = Annotated[Turn | Parallel | Chance | Reveal | Over, Field(discriminator="kind")]
+
+Bot = Callable[["Ruleset", Any, int, Rng], Any]
+"""A bot picks an action for ``seat`` in ``state``; ``rng`` is its own deterministic stream."""
+
+
+class Ruleset(ABC):
+    """Subclass per game and register it under the ``pbem.rulesets`` entry point group.
+
+    Class attributes: ``id``, ``version``, ``min_seats``, ``max_seats``, ``State`` (the
+    pydantic state model) and ``Action`` (the pydantic model, or union of models, of an
+    action). States passed in must not be mutated: return a new one (``model_copy(deep=True)``).
+    """
+
+    id: ClassVar[str]
+    version: ClassVar[str]
+    title: ClassVar[str] = ""
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 2
+    State: ClassVar[type[BaseModel]]
+    Action: ClassVar[Any]
+
+    # ----- identity of the rules -------------------------------------------------------
+
+    def source_files(self) -> list[Path]:
+        """Files whose bytes define these rules: the ruleset's package (code and data), or
+        its module when it is a single file. Their hash is pinned in every genesis."""
+        module_file = Path(inspect.getfile(type(self)))
+        if module_file.name == "__init__.py":
+            root = module_file.parent
+            return sorted(
+                p
+                for p in root.rglob("*")
+                if p.is_file() and p.suffix in {".py", ".json"} and "__pycache__" not in p.parts
+            )
+        return [module_file]
+
+    def content_hash(self) -> str:
+        """SHA-256 (hex) over the relative names and bytes of ``source_files``."""
+        files = self.source_files()
+        base = Path(inspect.getfile(type(self))).parent
+        digest = hashlib.sha256(b"pbem/1/ruleset\0")
+        for path in files:
+            rel = path.relative_to(base).as_posix().encode()
+            data = path.read_bytes()
+            digest.update(len(rel).to_bytes(4, "big") + rel)
+            digest.update(len(data).to_bytes(8, "big") + data)
+        return digest.hexdigest()
+
+    # ----- options and setup --------------------------------------------------------------
+
+    def parse_options(self, raw: Mapping[str, str]) -> dict[str, Any]:
+        """Turn ``--option K=V`` strings into the normalized JSON options stored in genesis.
+        Unknown keys or bad values raise ``RulesError``. Default: no options."""
+        if raw:
+            raise RulesError(f"{self.id} takes no options (got {', '.join(sorted(raw))})")
+        return {}
+
+    @abstractmethod
+    def setup(self, options: Mapping[str, Any], seats: int) -> BaseModel:
+        """The initial state. It may start with a ``Chance`` decision (the setup draw)."""
+
+    # ----- the state machine ----------------------------------------------------------------
+
+    @abstractmethod
+    def pending(self, state: BaseModel) -> Decision:
+        """What the game awaits now."""
+
+    @abstractmethod
+    def legal_actions(self, state: BaseModel, seat: int) -> list[Any]:
+        """Every legal action of ``seat`` for the pending Turn or Parallel decision. Where the
+        set is combinatorial, a ruleset may return a representative sample and override
+        ``random_action``; ``check`` stays the judge."""
+
+    @abstractmethod
+    def check(self, state: BaseModel, seat: int, action: Any) -> None:
+        """Raise ``RulesError`` (citing the rule) if ``action`` is not legal for ``seat`` now."""
+
+    @abstractmethod
+    def apply(self, state: BaseModel, seat: int, action: Any) -> BaseModel:
+        """Apply a checked Turn action."""
+
+    def apply_parallel(self, state: BaseModel, actions: Mapping[int, Any]) -> BaseModel:
+        """Apply the checked actions of a complete Parallel decision, all at once."""
+        raise NotImplementedError(f"{self.id} has no parallel decisions")
+
+    def resolve_chance(self, state: BaseModel, rng: Rng) -> BaseModel:
+        """Resolve a Chance decision with the engine's stream. Must not leave a Chance
+        pending: draw everything that is needed at this point at once."""
+        raise NotImplementedError(f"{self.id} has no chance decisions")
+
+    def sealed_decks(self, options: Mapping[str, Any], seats: int) -> dict[str, list[str]]:
+        """Item ids of each sealed deck (a multiset; order does not matter). The engine seals
+        and shuffles them after the join (every seat in turn), so that ``<deck>/<i>`` is the
+        handle of the i-th item of the shuffled deck, whose face nobody knows. Rules move
+        handles around freely; faces become known only through ``Reveal``."""
+        return {}
+
+    def apply_reveal(
+        self, state: BaseModel, reveal: Reveal, faces: Mapping[str, str] | None
+    ) -> BaseModel:
+        """Continue after a ``Reveal``: ``faces`` maps each handle to its item id for a public
+        reveal, and is None for a private one."""
+        raise NotImplementedError(f"{self.id} has no sealed items")
+
+    # ----- text ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def parse_action(self, state: BaseModel, seat: int, text: str) -> Any:
+        """Read the compact notation (``"place 3 X"``); raise ``RulesError`` saying what was
+        expected."""
+
+    @abstractmethod
+    def format_action(self, state: BaseModel, seat: int, action: Any) -> str:
+        """The notation of ``action``: ``parse_action`` of it gives it back."""
+
+    def summary(self, state: BaseModel, seat: int, action: Any, names: list[str]) -> str:
+        """One line for logs and mail subjects; ``state`` is the state before the action."""
+        return f"{names[seat]}: {self.format_action(state, seat, action)}"
+
+    def notation_help(self, state: BaseModel, seat: int) -> str:
+        """Explain the notation for the pending decision, with examples."""
+        return ""
+
+    def view(self, state: BaseModel, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: anyone) may see. All of a state is public by default."""
+        return state.model_dump(mode="json")
+
+    def render_text(self, state: BaseModel, names: list[str]) -> str:
+        """The table as text for ``pbem status``."""
+        return ""
+
+    # ----- bots --------------------------------------------------------------------------------
+
+    def random_action(self, state: BaseModel, seat: int, rng: Rng) -> Any:
+        """A uniformly random legal action (the ``random`` bot)."""
+        return rng.choice(self.legal_actions(state, seat))
+
+    def bots(self) -> dict[str, Bot]:
+        """Bots by name, for ``pbem selfplay``. ``random`` is always there."""
+        return {"random": lambda rules, state, seat, rng: rules.random_action(state, seat, rng)}
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """JSON Schemas this ruleset publishes, by file stem (``pbem schema`` writes them)."""
+        return {
+            f"{self.id}.state": self.State.model_json_schema(),
+            f"{self.id}.action": _adapter(self.Action).json_schema(),
+        }
+
+    # ----- (de)serialization, shared by the engine --------------------------------------------
+
+    def load_state(self, data: Any) -> BaseModel:
+        return self.State.model_validate(data)
+
+    def load_action(self, data: Any) -> Any:
+        return _adapter(self.Action).validate_python(data)
+
+    def dump_action(self, action: Any) -> Any:
+        return _adapter(self.Action).dump_python(action, mode="json")
+
+
+_ADAPTERS: dict[int, TypeAdapter[Any]] = {}
+
+
+def _adapter(tp: Any) -> TypeAdapter[Any]:
+    """One TypeAdapter per action type: building them is slow, and they are reused a lot."""
+    key = id(tp)
+    if key not in _ADAPTERS:
+        _ADAPTERS[key] = TypeAdapter(tp)
+    return _ADAPTERS[key]

@@ -1,0 +1,1 @@
+"""Rulesets shipped with pbem, one sub-package each."""
