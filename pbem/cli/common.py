@@ -41,7 +41,10 @@ def reports_errors(func: F) -> F:
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 as_option = click.option(
-    "--as", "as_name", metavar="NAME", help="Act as this identity of your keyring (default: $PBEM_AS, or your only identity)."
+    "--as",
+    "as_name",
+    metavar="NAME",
+    help="Act as this identity of your keyring (default: $PBEM_AS, or your only identity).",
 )
 out_option = click.option(
     "-o", "--output", type=click.Path(path_type=Path), help="Where to write the new game file."
@@ -95,8 +98,9 @@ def identity(as_name: str | None, *, required: bool = True) -> Identity | None:
         elif not required:
             return None
         else:
-            raise UsageError("say who you are with --as NAME (your keyring holds "
-                             f"{len(own)} identities)")
+            raise UsageError(
+                f"say who you are with --as NAME (your keyring holds {len(own)} identities)"
+            )
     return keyring.load(name, passphrase_for(keyring, name))
 
 
@@ -130,7 +134,9 @@ def save(replay: Replay, target: Path) -> None:
     gamefile.write_atomic(target, gamefile.encode(replay.to_file()))
 
 
-def next_steps(replay: Replay, target: Path, me: Identity | None) -> tuple[dict[str, Any], list[str]]:
+def next_steps(
+    replay: Replay, target: Path, me: Identity | None
+) -> tuple[dict[str, Any], list[str]]:
     """Who must act next and whom to send the file to, as a report and as lines."""
     waiting = list(replay.remaining())
     cards = replay.genesis.seats

@@ -15,8 +15,8 @@ from pbem.cli.common import (
     identity,
     json_option,
     load,
-    option_pairs,
     next_steps,
+    option_pairs,
     out_option,
     output_path,
     reports_errors,
@@ -54,14 +54,26 @@ def _card(spec: str, keyring: Keyring) -> IdentityCard:
 
 @main.command()
 @click.argument("ruleset")
-@click.option("--seat", "seats", multiple=True, required=True, help="An identity card file, or a name in your keyring; in seat order.")
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    required=True,
+    help="An identity card file, or a name in your keyring; in seat order.",
+)
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option.")
 @as_option
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True)
 @json_option
 @reports_errors
-def new(ruleset: str, seats: tuple[str, ...], options: tuple[str, ...], as_name: str | None,
-        output: Path, as_json: bool) -> None:
+def new(
+    ruleset: str,
+    seats: tuple[str, ...],
+    options: tuple[str, ...],
+    as_name: str | None,
+    output: Path,
+    as_json: bool,
+) -> None:
     """Create a game: sign its genesis as the creator (who must hold a seat)."""
     rules = registry.get(ruleset)
     keyring = Keyring()
@@ -80,7 +92,9 @@ def new(ruleset: str, seats: tuple[str, ...], options: tuple[str, ...], as_name:
     emit(as_json, report, [f"created {ruleset} game {replay.genesis.game} in {output}", *lines])
 
 
-def _after_auto(source: Path, replay: Any, me: Any, made: int, output: Path | None) -> tuple[dict[str, Any], list[str]]:
+def _after_auto(
+    source: Path, replay: Any, me: Any, made: int, output: Path | None
+) -> tuple[dict[str, Any], list[str]]:
     """Write the file if automatic steps were made, and say so."""
     if not made:
         return {"wrote": None}, []
@@ -111,7 +125,10 @@ def status(file: Path, as_name: str | None, output: Path | None, as_json: bool) 
         view=replay.rules.view(replay.state, None) if replay.state is not None else None,
     )
     out = [f"{replay.rules.id} game {replay.genesis.game}, {len(replay.steps)} steps"]
-    out += [f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]" for i, c in enumerate(replay.genesis.seats)]
+    out += [
+        f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]"
+        for i, c in enumerate(replay.genesis.seats)
+    ]
     if board:
         out.append(board)
     if me is not None:
@@ -125,8 +142,10 @@ def status(file: Path, as_name: str | None, output: Path | None, as_json: bool) 
         result = replay.result
         report["result"] = result.model_dump()
         winners = ", ".join(replay.names[s] for s in result.winners)
-        out.append(f"game over: {winners} won; scores " + ", ".join(
-            f"{n} {s}" for n, s in zip(replay.names, result.scores, strict=True)))
+        out.append(
+            f"game over: {winners} won; scores "
+            + ", ".join(f"{n} {s}" for n, s in zip(replay.names, result.scores, strict=True))
+        )
     out.append(f"awaiting: {report['awaiting']}")
     emit(as_json, report, out + lines)
 
@@ -144,9 +163,17 @@ def moves(file: Path, as_name: str | None, output: Path | None, limit: int, as_j
     me = seat_identity(replay, as_name, required=True)
     report, lines = _after_auto(file, replay, me, auto(replay, me), output)
     seat = seat_of(replay, me)
-    if seat not in replay.remaining() or replay.awaiting.kind not in {"turn", "batch"} or replay.awaiting.decision.startswith(("join", "reveal")):
+    if (
+        seat not in replay.remaining()
+        or replay.awaiting.kind not in {"turn", "batch"}
+        or replay.awaiting.decision.startswith(("join", "reveal"))
+    ):
         report.update(moves=[], awaiting=describe_awaiting(replay))
-        emit(as_json, report, [*lines, f"nothing for you to decide now; awaiting: {describe_awaiting(replay)}"])
+        emit(
+            as_json,
+            report,
+            [*lines, f"nothing for you to decide now; awaiting: {describe_awaiting(replay)}"],
+        )
         return
     legal = replay.rules.legal_actions(replay.state, seat)
     texts = [replay.rules.format_action(replay.state, seat, a) for a in legal]
@@ -155,7 +182,9 @@ def moves(file: Path, as_name: str | None, output: Path | None, limit: int, as_j
     out = [*lines, f"your decision: {replay.awaiting.prompt or replay.awaiting.decision}"]
     if help_text:
         out.append(help_text)
-    out.append(f"{len(texts)} legal move(s)" + (f", the first {limit}:" if len(texts) > limit else ":"))
+    out.append(
+        f"{len(texts)} legal move(s)" + (f", the first {limit}:" if len(texts) > limit else ":")
+    )
     out += [f"  {t}" for t in texts[:limit]]
     out.append(f'play one with: pbem play {file} "{texts[0] if texts else "..."}"')
     emit(as_json, report, out)
@@ -168,7 +197,9 @@ def moves(file: Path, as_name: str | None, output: Path | None, limit: int, as_j
 @out_option
 @json_option
 @reports_errors
-def play(file: Path, action: str | None, as_name: str | None, output: Path | None, as_json: bool) -> None:
+def play(
+    file: Path, action: str | None, as_name: str | None, output: Path | None, as_json: bool
+) -> None:
     """Check your move against the rules, sign it and write the new file.
 
     ACTION is in the game's notation; several actions may be given separated by ';'.
@@ -180,7 +211,9 @@ def play(file: Path, action: str | None, as_name: str | None, output: Path | Non
     done: list[str] = []
     for part in [p.strip() for p in (action or "").split(";") if p.strip()]:
         if seat not in replay.remaining():
-            raise Rejected(f"cannot play {part!r}: it is not your move ({describe_awaiting(replay)})")
+            raise Rejected(
+                f"cannot play {part!r}: it is not your move ({describe_awaiting(replay)})"
+            )
         try:
             parsed = replay.rules.parse_action(replay.state, seat, part)
         except RulesError as exc:
@@ -206,7 +239,13 @@ def log(file: Path, as_json: bool) -> None:
     """The verified history, one line per step."""
     replay = load(file)
     rows = [
-        {"step": r.index, "kind": r.kind, "seats": [replay.names[s] for s in r.seats], "summary": r.summary, "hash": r.hash}
+        {
+            "step": r.index,
+            "kind": r.kind,
+            "seats": [replay.names[s] for s in r.seats],
+            "summary": r.summary,
+            "hash": r.hash,
+        }
         for r in replay.records
     ]
     emit(as_json, {"steps": rows}, [f"{r['step']:4d} {r['kind']:7s} {r['summary']}" for r in rows])
@@ -228,7 +267,11 @@ def merge(files: tuple[Path, ...], output: Path, as_name: str | None, as_json: b
     auto(replay, me)
     save(replay, output)
     report, lines = next_steps(replay, output, me)
-    emit(as_json, report, [f"merged {len(files)} copies into {output} ({len(replay.steps)} steps)", *lines])
+    emit(
+        as_json,
+        report,
+        [f"merged {len(files)} copies into {output} ({len(replay.steps)} steps)", *lines],
+    )
 
 
 @main.command()
@@ -247,15 +290,18 @@ def verify(files: tuple[Path, ...], as_json: bool) -> None:
         lines.append(f"{path}: OK, {len(replay.steps)} steps verified; {describe_awaiting(replay)}")
     findings = compare_files(games, [str(f) for f in files]) if len(files) > 1 else []
     lines += [f.message for f in findings]
-    report = {"files": results, "findings": [{"relation": f.relation, "message": f.message} for f in findings]}
+    report = {
+        "files": results,
+        "findings": [{"relation": f.relation, "message": f.message} for f in findings],
+    }
     emit(as_json, report, lines)
     bad = [f for f in findings if f.relation in {"fork", "equivocation"}]
     if bad:
         raise Rejected(bad[0].message, detail=bad[0].proof)
 
 
-from pbem.cli.selfplay import selfplay  # noqa: E402
 from pbem.cli.schema import schema  # noqa: E402
+from pbem.cli.selfplay import selfplay  # noqa: E402
 
 main.add_command(selfplay)
 main.add_command(schema)

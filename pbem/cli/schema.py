@@ -33,7 +33,9 @@ def _text(schema: dict[str, Any]) -> str:
 
 
 @click.command()
-@click.option("--dir", "directory", type=click.Path(path_type=Path), help="Default: the project's schemas/.")
+@click.option(
+    "--dir", "directory", type=click.Path(path_type=Path), help="Default: the project's schemas/."
+)
 @click.option("--check", is_flag=True, help="Fail if the files differ from the models.")
 @reports_errors
 def schema(directory: Path | None, check: bool) -> None:
@@ -42,12 +44,16 @@ def schema(directory: Path | None, check: bool) -> None:
     wanted = {f"{stem}.json": _text(s) for stem, s in all_schemas().items()}
     if check:
         stale = sorted(
-            name for name, text in wanted.items()
+            name
+            for name, text in wanted.items()
             if not (directory / name).is_file() or (directory / name).read_text() != text
         )
         extra = sorted(p.name for p in directory.glob("*.json") if p.name not in wanted)
         if stale or extra:
-            raise Rejected(f"schemas in {directory} are out of date: {', '.join(stale + extra)}; run 'pbem schema'")
+            raise Rejected(
+                f"schemas in {directory} are out of date: {', '.join(stale + extra)}; "
+                "run 'pbem schema'"
+            )
         click.echo(f"{len(wanted)} schemas in {directory} are up to date")
         return
     directory.mkdir(parents=True, exist_ok=True)

@@ -23,8 +23,16 @@ from pbem.core.selfplay import play_game
 @click.option("--out", type=click.Path(path_type=Path), help="Keep each finished file here.")
 @json_option
 @reports_errors
-def selfplay(ruleset: str, players: int, games: int, seed: int, bots: tuple[str, ...],
-             options: tuple[str, ...], out: Path | None, as_json: bool) -> None:
+def selfplay(
+    ruleset: str,
+    players: int,
+    games: int,
+    seed: int,
+    bots: tuple[str, ...],
+    options: tuple[str, ...],
+    out: Path | None,
+    as_json: bool,
+) -> None:
     """Play complete games with bots; every step is signed, re-read and verified."""
     rules = registry.get(ruleset)
     if not rules.min_seats <= players <= rules.max_seats:
@@ -38,9 +46,22 @@ def selfplay(ruleset: str, players: int, games: int, seed: int, bots: tuple[str,
     for k in range(games):
         r = play_game(rules, players, seed + k, parsed, list(bots) or ["random"], out)
         winners = ", ".join(f"bot{w + 1}" for w in r.result.winners)
-        lines.append(f"seed {r.seed}: {r.steps} steps, {r.bytes} bytes, verified; winner {winners}; scores {r.result.scores}")
-        reports.append({"seed": r.seed, "steps": r.steps, "bytes": r.bytes, "scores": r.result.scores,
-                        "winners": r.result.winners, "file": str(r.path) if r.path else None})
+        lines.append(
+            f"seed {r.seed}: {r.steps} steps, {r.bytes} bytes, verified; "
+            f"winner {winners}; scores {r.result.scores}"
+        )
+        reports.append(
+            {
+                "seed": r.seed,
+                "steps": r.steps,
+                "bytes": r.bytes,
+                "scores": r.result.scores,
+                "winners": r.result.winners,
+                "file": str(r.path) if r.path else None,
+            }
+        )
     total_steps = sum(r["steps"] for r in reports)
-    lines.append(f"{games} game(s) of {ruleset} with {players} players verified, {total_steps} steps in all")
+    lines.append(
+        f"{games} game(s) of {ruleset} with {players} players verified, {total_steps} steps in all"
+    )
     emit(as_json, {"games": reports}, lines)

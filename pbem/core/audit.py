@@ -20,7 +20,9 @@ from pbem.core.errors import Rejected
 from pbem.core.gamefile import Batch, Entry, GameFile
 from pbem.core.replay import Replay, replay_file
 
-Relation = Literal["identical", "behind", "ahead", "mergeable", "fork", "equivocation", "other-game"]
+Relation = Literal[
+    "identical", "behind", "ahead", "mergeable", "fork", "equivocation", "other-game"
+]
 
 
 @dataclass
@@ -37,24 +39,42 @@ def compare(a: list[Entry | Batch], b: list[Entry | Batch]) -> Comparison:
     for i, (x, y) in enumerate(zip(a, b, strict=False)):
         if x == y:
             continue
-        if isinstance(x, Batch) and isinstance(y, Batch) and (x.parent, x.decision) == (y.parent, y.decision):
+        if (
+            isinstance(x, Batch)
+            and isinstance(y, Batch)
+            and (x.parent, x.decision) == (y.parent, y.decision)
+        ):
             return _compare_batches(a, b, i, x, y)
-        if isinstance(x, Entry) and isinstance(y, Entry) and x.seat == y.seat and x.parent == y.parent:
+        if (
+            isinstance(x, Entry)
+            and isinstance(y, Entry)
+            and x.seat == y.seat
+            and x.parent == y.parent
+        ):
             return Comparison("equivocation", i, [x.model_dump(), y.model_dump()])
         return Comparison("fork", i)
     if len(a) == len(b):
         return Comparison("identical", len(a), merged=list(a))
-    return Comparison("behind" if len(a) < len(b) else "ahead", min(len(a), len(b)),
-                      merged=list(a if len(a) > len(b) else b))
+    return Comparison(
+        "behind" if len(a) < len(b) else "ahead",
+        min(len(a), len(b)),
+        merged=list(a if len(a) > len(b) else b),
+    )
 
 
-def _compare_batches(a: list[Entry | Batch], b: list[Entry | Batch], i: int, x: Batch, y: Batch) -> Comparison:
+def _compare_batches(
+    a: list[Entry | Batch], b: list[Entry | Batch], i: int, x: Batch, y: Batch
+) -> Comparison:
     xs = {e.seat: e for e in x.envelopes}
     ys = {e.seat: e for e in y.envelopes}
     for seat in sorted(xs.keys() & ys.keys()):
         if xs[seat] != ys[seat]:
             return Comparison("equivocation", i, [xs[seat].model_dump(), ys[seat].model_dump()])
-    union = Batch(parent=x.parent, decision=x.decision, envelopes=[{**xs, **ys}[s] for s in sorted(xs.keys() | ys.keys())])
+    union = Batch(
+        parent=x.parent,
+        decision=x.decision,
+        envelopes=[{**xs, **ys}[s] for s in sorted(xs.keys() | ys.keys())],
+    )
     a_last, b_last = i == len(a) - 1, i == len(b) - 1
     if union == y and a_last:
         return Comparison("behind", i, merged=list(b))
@@ -82,7 +102,10 @@ def _describe(c: Comparison, name_a: str, name_b: str) -> str:
         return f"{name_a} and {name_b}: same game, envelopes of step {c.index} to merge"
     if c.relation == "equivocation":
         seat = c.proof[0]["seat"]
-        return f"equivocation: seat {seat} signed two different steps on the same parent at step {c.index} ({name_a} vs {name_b})"
+        return (
+            f"equivocation: seat {seat} signed two different steps on the same parent "
+            f"at step {c.index} ({name_a} vs {name_b})"
+        )
     return f"fork: {name_a} and {name_b} part at step {c.index}"
 
 

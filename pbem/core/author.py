@@ -19,7 +19,7 @@ from pbem.core.gamefile import Entry, Envelope, Genesis, RulesetPin, signing_mes
 from pbem.core.keys import Identity, IdentityCard
 from pbem.core.randomness import chain
 from pbem.core.replay import Replay
-from pbem.core.rules import Ruleset, RulesError
+from pbem.core.rules import RulesError, Ruleset
 from pbem.core.sealing import open_sealed, seal, seal_key
 
 Entropy = Callable[[int], bytes]
@@ -60,7 +60,7 @@ def new_game(
         head=b64e(head),
         chain=chain_length,
     )
-    genesis = _signed(creator, "genesis", genesis)
+    genesis = sign_item(creator, "genesis", genesis)
     return Replay.start(genesis, rules)
 
 
@@ -72,7 +72,7 @@ def seat_of(replay: Replay, identity: Identity) -> int:
     raise UsageError(f"{identity.card.name!r} holds no seat in this game")
 
 
-def _signed(identity: Identity, kind: str, item: Any) -> Any:
+def sign_item(identity: Identity, kind: str, item: Any) -> Any:
     signature = identity.sign(signing_message(kind, item))
     return item.model_copy(update={"signature": b64e(signature)})
 
@@ -94,7 +94,7 @@ def _envelope(replay: Replay, identity: Identity, seat: int, body: dict[str, Any
         body=body,
         preimage=preimage,
     )
-    replay.add_envelope(_signed(identity, "envelope", env))
+    replay.add_envelope(sign_item(identity, "envelope", env))
 
 
 def _entry(replay: Replay, identity: Identity, seat: int, kind: str, body: dict[str, Any]) -> None:
@@ -108,10 +108,12 @@ def _entry(replay: Replay, identity: Identity, seat: int, kind: str, body: dict[
         body=body,
         preimage=_next_preimage(replay, identity, seat),
     )
-    replay.add(_signed(identity, kind, entry))
+    replay.add(sign_item(identity, kind, entry))
 
 
-def _seal_key(replay: Replay, identity: Identity, seat: int, parent: str, decision: str) -> bytes:
+def seal_key_for(
+    replay: Replay, identity: Identity, seat: int, parent: str, decision: str
+) -> bytes:
     game = b64d(replay.genesis.game)
     return seal_key(
         lambda label, extra: identity.game_secret(game, label, extra), parent, seat, decision
@@ -133,7 +135,7 @@ def automatic(replay: Replay, identity: Identity) -> int:
             _entry(replay, identity, seat, "beacon", {})
         elif aw.decision.startswith("reveal:"):
             commit = replay.commit_batch()
-            key = _seal_key(replay, identity, seat, commit.parent, commit.decision)
+            key = seal_key_for(replay, identity, seat, commit.parent, commit.decision)
             _envelope(replay, identity, seat, {"key": b64e(key)})
         else:
             break
@@ -159,7 +161,7 @@ def act(replay: Replay, identity: Identity, action: Any, *, entropy: Entropy = o
     elif aw.decision.startswith("act:"):
         _envelope(replay, identity, seat, {"action": data})
     else:
-        key = _seal_key(replay, identity, seat, aw.parent, aw.decision)
+        key = seal_key_for(replay, identity, seat, aw.parent, aw.decision)
         body = seal(key, replay.genesis.game, aw.parent, seat, aw.decision, data, entropy)
         _envelope(replay, identity, seat, body)
 
@@ -174,7 +176,7 @@ def own_sealed_action(replay: Replay, identity: Identity) -> Any | None:
     env = next((e for e in batch.envelopes if e.seat == seat), None) if batch else None
     if batch is None or env is None:
         return None
-    key = _seal_key(replay, identity, seat, batch.parent, batch.decision)
+    key = seal_key_for(replay, identity, seat, batch.parent, batch.decision)
     return replay.rules.load_action(
         open_sealed(key, env.body, replay.genesis.game, batch.parent, seat, batch.decision)
     )

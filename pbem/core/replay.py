@@ -31,7 +31,7 @@ from pbem.core.gamefile import (
     step_hash,
 )
 from pbem.core.randomness import Rng, chain_step, draw_value
-from pbem.core.rules import Chance, Over, Parallel, Result, Reveal, Ruleset, RulesError, Turn
+from pbem.core.rules import Chance, Over, Parallel, Result, Reveal, RulesError, Ruleset, Turn
 from pbem.core.sealing import open_sealed
 
 
@@ -174,7 +174,10 @@ class Replay:
             raise Rejected("the file holds another game (different genesis)")
         known = len(self.steps)
         if len(game.steps) < known:
-            raise Rejected(f"the file has {len(game.steps)} steps, fewer than the {known} already verified (rollback)")
+            raise Rejected(
+                f"the file has {len(game.steps)} steps, fewer than the {known} already "
+                "verified (rollback)"
+            )
         open_batch = self.open_batch
         for i in range(known):
             mine, theirs = self.steps[i], game.steps[i]
@@ -182,8 +185,12 @@ class Replay:
                 continue
             if i == known - 1 and open_batch is not None and isinstance(theirs, Batch):
                 missing = [e for e in theirs.envelopes if e not in open_batch.envelopes]
-                if theirs.parent != open_batch.parent or len(missing) + len(open_batch.envelopes) != len(theirs.envelopes):
-                    raise StepRejected(i, None, self.names, "differs from the copy verified before (fork)")
+                if theirs.parent != open_batch.parent or len(missing) + len(
+                    open_batch.envelopes
+                ) != len(theirs.envelopes):
+                    raise StepRejected(
+                        i, None, self.names, "differs from the copy verified before (fork)"
+                    )
                 _check_sorted(i, theirs, self.names)
                 for env in missing:
                     self.add_envelope(env)
@@ -538,7 +545,9 @@ class Replay:
 def _check_sorted(index: int, batch: Batch, names: list[str]) -> None:
     seats = [e.seat for e in batch.envelopes]
     if seats != sorted(set(seats)):
-        raise StepRejected(index, None, names, "envelopes are not sorted by seat, or a seat appears twice")
+        raise StepRejected(
+            index, None, names, "envelopes are not sorted by seat, or a seat appears twice"
+        )
 
 
 def _reason(exc: Exception) -> str:

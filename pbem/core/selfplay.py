@@ -37,7 +37,9 @@ def bot_identities(seed: int, players: int) -> list[Identity]:
     """Deterministic throwaway identities for a seeded run (never for real games)."""
     base = hashlib.sha256(b"pbem/1/selfplay\0" + str(seed).encode()).digest()
     return [
-        Identity(hashlib.sha256(base + bytes([i])).digest(), f"bot{i + 1}", f"bot{i + 1}@example.org")
+        Identity(
+            hashlib.sha256(base + bytes([i])).digest(), f"bot{i + 1}", f"bot{i + 1}@example.org"
+        )
         for i in range(players)
     ]
 
@@ -64,7 +66,9 @@ def play_game(
     available = rules.bots()
     unknown = [b for b in bots if b not in available]
     if unknown:
-        raise UsageError(f"unknown bot {unknown[0]!r} for {rules.id} (known: {', '.join(sorted(available))})")
+        raise UsageError(
+            f"unknown bot {unknown[0]!r} for {rules.id} (known: {', '.join(sorted(available))})"
+        )
     identities = bot_identities(seed, players)
     rng = Rng(hashlib.sha256(b"pbem/1/selfplay-rng\0" + str(seed).encode()).digest())
     entropy = _Entropy(rng.fork("entropy"))

@@ -23,8 +23,8 @@ from pbem.core.rules import (
     Over,
     Parallel,
     Result,
-    Ruleset,
     RulesError,
+    Ruleset,
     Turn,
 )
 
@@ -81,7 +81,10 @@ class GuessGame(Ruleset):
 
     def setup(self, options: Mapping[str, Any], seats: int) -> GuessState:
         return GuessState(
-            rounds=options["rounds"], open=options["open"], scores=[0] * seats, guesses=[None] * seats
+            rounds=options["rounds"],
+            open=options["open"],
+            scores=[0] * seats,
+            guesses=[None] * seats,
         )
 
     def pending(self, state: GuessState) -> Decision:
@@ -89,7 +92,9 @@ class GuessGame(Ruleset):
             return Chance(reason=state.phase)
         if state.phase == "guess":
             seats = list(range(len(state.scores)))
-            return Parallel(seats=seats, name="guess", sealed=not state.open, prompt="a number 1-10")
+            return Parallel(
+                seats=seats, name="guess", sealed=not state.open, prompt="a number 1-10"
+            )
         if state.phase == "choose":
             assert state.leader is not None
             return Turn(seat=state.leader, prompt="bank or risk")
@@ -175,7 +180,9 @@ class GuessGame(Ruleset):
         return f"guess {action.value}" if isinstance(action, Guess) else action.type
 
     def notation_help(self, state: GuessState, seat: int) -> str:
-        return "guess 7    (a number from 1 to 10)\nbank       (+1)\nrisk       (coin flip: +3 or 0)"
+        return (
+            "guess 7    (a number from 1 to 10)\nbank       (+1)\nrisk       (coin flip: +3 or 0)"
+        )
 
     def render_text(self, state: GuessState, names: list[str]) -> str:
         lines = [f"round {state.round}/{state.rounds}, target {state.target}, deck {state.deck}"]

@@ -1,0 +1,60 @@
+"""Building games step by step for tests, and forging steps the way an attacker would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core import registry
+from pbem.core.author import act, automatic, new_game, sign_item
+from pbem.core.gamefile import Entry, Envelope, GameFile
+from pbem.core.keys import Identity
+from pbem.core.randomness import Rng
+from pbem.core.replay import Replay
+from pbem.core.selfplay import bot_identities
+from tests.rulesets.guess import Guess
+
+
+class Seeded:
+    """Deterministic entropy for seals and game ids."""
+
+    def __init__(self, seed: int = 7) -> None:
+        self.rng = Rng(seed.to_bytes(32, "big"))
+
+    def __call__(self, n: int) -> bytes:
+        return bytes(self.rng.below(256) for _ in range(n))
+
+
+def guess_game(players: int = 2, seed: int = 1, **options: str) -> tuple[Replay, list[Identity]]:
+    """A ``guess`` game created by seat 0, joined and set up, awaiting the sealed guesses."""
+    rules = registry.get("guess")
+    ids = bot_identities(seed, players)
+    replay = new_game(
+        rules, rules.parse_options(options), [i.card for i in ids], ids[0], entropy=Seeded(seed)
+    )
+    for ident in ids:
+        automatic(replay, ident)
+    for ident in ids:
+        automatic(replay, ident)
+    return replay, ids
+
+
+def commit_all(replay: Replay, ids: list[Identity], values: list[int]) -> None:
+    for ident, value in zip(ids, values, strict=True):
+        act(replay, ident, Guess(value=value), entropy=Seeded(value))
+
+
+def signed(identity: Identity, kind: str, item: Any) -> Any:
+    """Sign an arbitrary entry or envelope (forging is just signing what you like)."""
+    return sign_item(identity, kind, item)
+
+
+def resign_last(game: GameFile, identity: Identity, **changes: Any) -> GameFile:
+    """Replace the last single entry with a changed copy, properly signed by ``identity``."""
+    last = game.steps[-1]
+    assert isinstance(last, Entry)
+    forged = signed(identity, last.kind, last.model_copy(update=changes))
+    return game.model_copy(update={"steps": [*game.steps[:-1], forged]})
+
+
+def envelope(identity: Identity, **fields: Any) -> Envelope:
+    return signed(identity, "envelope", Envelope(**fields))
