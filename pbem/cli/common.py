@@ -10,33 +10,83 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
 
 from pbem.core import gamefile, registry
 from pbem.core.author import automatic, describe_awaiting, seat_of
 from pbem.core.errors import PbemError, UsageError
+from pbem.core.files import atomic_write
 from pbem.core.keys import Identity, Keyring
 from pbem.core.replay import Replay, replay_file
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
+
+PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 
 
-def reports_errors(func: F) -> F:
-    """Turn a ``PbemError`` into one line on stderr and its exit code; never a traceback."""
+def fail(message: str, exit_code: int, *, detail: str | None = None) -> NoReturn:
+    """Print ``pbem: error: …`` as a single line on stderr (then any evidence) and exit."""
+    one_line = " ".join(message.split())
+    click.echo(f"pbem: error: {one_line}", err=True)
+    if detail:
+        click.echo(detail, err=True)
+    sys.exit(exit_code)
+
+
+def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn a ``PbemError`` (or an unexpected I/O error) raised by a command into one line
+    on stderr and its exit code, so users see the reason and scripts see 1 or 2."""
 
     @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
-        except PbemError as exc:
-            click.echo(f"pbem: error: {exc}", err=True)
-            if exc.detail:
-                click.echo(exc.detail, err=True)
-            sys.exit(exc.exit_code)
+        except PbemError as err:
+            fail(str(err), err.exit_code, detail=err.detail)
+        except OSError as err:
+            where = f": {err.filename}" if err.filename else ""
+            fail(f"{err.strerror or err}{where}", UsageError.exit_code)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
+
+
+def _stdin_is_tty() -> bool:
+    """Whether a person can be asked (a separate function so tests can pretend)."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def read_passphrase(name: str, *, new: bool = False) -> str:
+    """The passphrase for identity ``name``: ``PBEM_PASSPHRASE`` for scripts, else a hidden
+    prompt (asked twice for a new key) when a person is at the terminal. Never blocks a
+    script on a prompt it cannot answer."""
+    env = os.environ.get(PASSPHRASE_ENV)
+    if env is not None:
+        return env
+    if not _stdin_is_tty():
+        hint = " or use --no-passphrase" if new else ""
+        raise UsageError(
+            f"a passphrase is needed for identity {name!r} and there is no terminal to ask: "
+            f"set {PASSPHRASE_ENV}{hint}"
+        )
+    prompt = f"New passphrase for {name}" if new else f"Passphrase for {name}"
+    value: str = click.prompt(
+        prompt,
+        hide_input=True,
+        confirmation_prompt="Repeat the passphrase" if new else False,
+    )
+    return value
+
+
+def load_identity(keyring: Keyring, name: str) -> Identity:
+    """Open an own identity, asking for its passphrase only if it is sealed. For every
+    command that signs."""
+    passphrase = read_passphrase(name) if keyring.needs_passphrase(name) else None
+    return keyring.load(name, passphrase)
+
+
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
@@ -76,17 +126,6 @@ def load(path: Path) -> Replay:
     return replay_file(game, registry.get(game.genesis.ruleset.id))
 
 
-def passphrase_for(keyring: Keyring, name: str) -> str | None:
-    if not keyring.needs_passphrase(name):
-        return None
-    env = os.environ.get("PBEM_PASSPHRASE")
-    if env is not None:
-        return env
-    if sys.stdin.isatty():
-        return click.prompt(f"passphrase for {name}", hide_input=True)
-    raise UsageError(f"identity {name!r} is sealed with a passphrase: set PBEM_PASSPHRASE")
-
-
 def identity(as_name: str | None, *, required: bool = True) -> Identity | None:
     """The acting identity: ``--as``, else ``$PBEM_AS``, else the keyring's only one."""
     keyring = Keyring()
@@ -101,7 +140,7 @@ def identity(as_name: str | None, *, required: bool = True) -> Identity | None:
             raise UsageError(
                 f"say who you are with --as NAME (your keyring holds {len(own)} identities)"
             )
-    return keyring.load(name, passphrase_for(keyring, name))
+    return load_identity(keyring, name)
 
 
 def seat_identity(replay: Replay, as_name: str | None, *, required: bool) -> Identity | None:
@@ -131,7 +170,7 @@ def output_path(source: Path, replay: Replay, explicit: Path | None) -> Path:
 
 
 def save(replay: Replay, target: Path) -> None:
-    gamefile.write_atomic(target, gamefile.encode(replay.to_file()))
+    atomic_write(target, gamefile.encode(replay.to_file()).encode())
 
 
 def next_steps(

@@ -11,7 +11,8 @@ import click
 from pbem.cli.common import reports_errors
 from pbem.core import registry
 from pbem.core.errors import Rejected
-from pbem.core.gamefile import GameFile, write_atomic
+from pbem.core.files import atomic_write
+from pbem.core.gamefile import GameFile
 from pbem.core.keys import IdentityCard
 from pbem.resources import resource_dir
 
@@ -58,7 +59,7 @@ def schema(directory: Path | None, check: bool) -> None:
         return
     directory.mkdir(parents=True, exist_ok=True)
     for name, text in wanted.items():
-        write_atomic(directory / name, text)
+        atomic_write(directory / name, text.encode())
     for path in directory.glob("*.json"):
         if path.name not in wanted:
             path.unlink()

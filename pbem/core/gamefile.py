@@ -9,8 +9,6 @@ hex, and there are no floats anywhere.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -156,17 +154,3 @@ def read(path: Path) -> GameFile:
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from exc
     return decode(data, what=str(path))
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write beside the target and rename, so a reader never sees half a file."""
-    path = path.resolve()
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot write ({exc.strerror})") from exc

@@ -16,6 +16,7 @@ from typing import Any
 from pbem.core import gamefile
 from pbem.core.author import act, automatic, new_game
 from pbem.core.errors import Rejected, UsageError
+from pbem.core.files import atomic_write
 from pbem.core.keys import Identity
 from pbem.core.randomness import Rng
 from pbem.core.replay import Replay, replay_file
@@ -92,5 +93,5 @@ def play_game(
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"{rules.id}-{players}p-seed{seed}.json"
-        gamefile.write_atomic(path, text)
+        atomic_write(path, text.encode())
     return GameReport(seed, len(final.steps), len(text.encode()), final.result, path)

@@ -1,0 +1,75 @@
+"""Canonical JSON and strict parsing (DESIGN §3: RFC 8785, no floats)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pbem.core.canonical import MAX_FILE_BYTES, b64d, b64e, canonical, parse
+from pbem.core.errors import Rejected
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(json_values)
+def test_canonical_round_trips(value: object) -> None:
+    encoded = canonical(value)
+    assert parse(encoded) == value
+    assert canonical(parse(encoded)) == encoded
+
+
+@given(st.dictionaries(st.text(max_size=6), st.integers(-1000, 1000), max_size=6))
+def test_canonical_ignores_key_order(value: dict[str, int]) -> None:
+    reordered = dict(reversed(list(value.items())))
+    assert canonical(reordered) == canonical(value)
+
+
+@given(st.binary(max_size=80))
+def test_base64url_round_trips(data: bytes) -> None:
+    text = b64e(data)
+    assert "=" not in text and "+" not in text and "/" not in text
+    assert b64d(text) == data
+
+
+def test_canonical_is_rfc8785() -> None:
+    assert canonical({"b": [1, "é"], "a": None}) == '{"a":null,"b":[1,"é"]}'.encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'{"a": 1, "a": 2}', "duplicate key 'a'"),
+        (b"[1.5]", "floats are not allowed"),
+        (b"[1e3]", "floats are not allowed"),
+        (b"[NaN]", "NaN is not allowed"),
+        (b"[" * 65 + b"]" * 65, "nested deeper than 64"),
+        (b'{"a": "\xff"}', "not UTF-8 (byte 7)"),
+        (b'{"a": ', "not valid JSON (line 1, column 7"),
+    ],
+)
+def test_strict_parse_rejects(data: bytes, message: str) -> None:
+    with pytest.raises(Rejected, match=re.escape(message)):
+        parse(data)
+
+
+def test_strict_parse_rejects_huge_input() -> None:
+    with pytest.raises(Rejected, match="larger than 64 MiB"):
+        parse(b" " * (MAX_FILE_BYTES + 1))
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    assert parse('["' + "[" * 200 + '"]') == ["[" * 200]
+
+
+def test_b64d_checks_size_and_alphabet() -> None:
+    with pytest.raises(Rejected, match="must be 32 bytes"):
+        b64d(b64e(b"x"), size=32)
+    with pytest.raises(Rejected, match="not base64url"):
+        b64d("a+b/")
