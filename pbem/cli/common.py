@@ -87,8 +87,6 @@ def load_identity(keyring: Keyring, name: str) -> Identity:
     return keyring.load(name, passphrase)
 
 
-
-
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 as_option = click.option(
     "--as",
@@ -158,12 +156,14 @@ STEP_SUFFIX = re.compile(r"\.\d{4,}$")
 
 
 def output_path(source: Path, replay: Replay, explicit: Path | None) -> Path:
-    """Never the input: ``game.json`` becomes ``game.0007.json`` (7 steps), beside it."""
+    """Never the input: ``game.json`` becomes ``game.0007.json`` beside it, numbered by the
+    signatures the game holds, so every new version gets a new name."""
     if explicit is not None:
         target = explicit
     else:
         stem = STEP_SUFFIX.sub("", source.stem)
-        target = source.with_name(f"{stem}.{len(replay.steps):04d}{source.suffix or '.json'}")
+        count = replay.signatures()
+        target = source.with_name(f"{stem}.{count:04d}{source.suffix or '.json'}")
     if target.resolve() == source.resolve():
         raise UsageError(f"{target}: will not overwrite the input file; name another with -o")
     return target

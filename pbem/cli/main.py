@@ -186,7 +186,8 @@ def moves(file: Path, as_name: str | None, output: Path | None, limit: int, as_j
         f"{len(texts)} legal move(s)" + (f", the first {limit}:" if len(texts) > limit else ":")
     )
     out += [f"  {t}" for t in texts[:limit]]
-    out.append(f'play one with: pbem play {file} "{texts[0] if texts else "..."}"')
+    current = report.get("wrote") or file
+    out.append(f'play one with: pbem play {current} "{texts[0] if texts else "..."}"')
     emit(as_json, report, out)
 
 

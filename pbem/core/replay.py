@@ -528,6 +528,10 @@ class Replay:
 
     # ----- reading out ---------------------------------------------------------------------------
 
+    def signatures(self) -> int:
+        """How many signatures the game holds (genesis, entries, envelopes)."""
+        return 1 + sum(len(s.envelopes) if isinstance(s, Batch) else 1 for s in self.steps)
+
     def state_hash(self) -> str:
         data = self.state.model_dump(mode="json") if self.state is not None else None
         return hashlib.sha256(canonical(data)).hexdigest()

@@ -1,0 +1,249 @@
+"""The game commands end to end, through the real keyring and files (DESIGN §8)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.cli.main import main
+
+
+def pbem(*args: str | Path) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def ok(*args: str | Path) -> Result:
+    result = pbem(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def error(code: int, fragment: str, *args: str | Path) -> None:
+    """The command fails with ``code`` and one line that says why."""
+    result = pbem(*args)
+    assert result.exit_code == code, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pbem: error: "), result.stderr
+    assert fragment in lines[0], lines[0]
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture
+def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Three identities in one keyring and a new ``guess`` game created by alice."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("alice", "bob", "carol"):
+        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    ok("key", "export", "bob", "-o", "bob.card.json")
+    ok(
+        "new",
+        "guess",
+        "--seat",
+        "alice",
+        "--seat",
+        "bob.card.json",
+        "--seat",
+        "carol",
+        "--option",
+        "rounds=1",
+        "--as",
+        "alice",
+        "-o",
+        "g.json",
+    )
+    return tmp_path
+
+
+def last_file(report: Result) -> Path:
+    return Path(json.loads(report.stdout)["file"])
+
+
+def test_a_whole_game_by_commands(table: Path) -> None:
+    made = ok("play", "g.json", "--as", "bob", "--json")
+    f = last_file(made)
+    f = last_file(ok("play", f, "--as", "carol", "--json"))
+    moves = ok("moves", f, "--as", "alice", "--json")  # alice's setup beacon, then her move
+    report = json.loads(moves.stdout)
+    assert "guess 7" in report["moves"] and report["wrote"]
+    f = Path(report["wrote"])
+    for name, value in (("alice", 3), ("bob", 5)):
+        f = last_file(ok("play", f, f"guess {value}", "--as", name, "--json"))
+    status = ok("status", f, "--as", "bob")
+    assert "your sealed choice (only you can see it): guess 5" in status.stdout
+    result = ok("play", f, "guess 8", "--as", "carol", "--json")  # commits, then reveals
+    f = last_file(result)
+    for name in ("alice", "bob"):
+        f = last_file(ok("play", f, "--as", name, "--json"))
+    report = json.loads(ok("status", f, "--json").stdout)
+    assert report["awaiting"] != "nothing"
+    while not json.loads(ok("status", f, "--json").stdout).get("result"):
+        awaiting = json.loads(ok("status", f, "--json").stdout)["awaiting"]
+        who = awaiting.split()[0].rstrip(",")
+        text = "bank" if "bank" in awaiting else None
+        args = ["play", f, *([text] if text else []), "--as", who, "--json"]
+        f = last_file(ok(*args))
+    assert "game over" in ok("status", f).stdout
+    assert "OK" in ok("verify", f).stdout
+    log = ok("log", f).stdout
+    assert (
+        "every seat joined" in log and "guess: alice: guess 3; bob: guess 5; carol: guess 8" in log
+    )
+
+
+def test_the_input_file_is_never_changed(table: Path) -> None:
+    before = Path("g.json").read_bytes()
+    ok("play", "g.json", "--as", "bob")
+    assert Path("g.json").read_bytes() == before
+    error(2, "will not overwrite the input file", "play", "g.json", "--as", "carol", "-o", "g.json")
+
+
+def test_wrong_seat_and_double_action(table: Path) -> None:
+    f = last_file(ok("play", "g.json", "--as", "bob", "--json"))
+    error(1, "nothing to do: carol to join", "play", f, "--as", "bob")
+    error(
+        1,
+        "cannot play 'guess 3': it is not your move (carol to join)",
+        "play",
+        f,
+        "guess 3",
+        "--as",
+        "bob",
+    )
+
+
+def test_bad_notation_says_what_was_expected(table: Path) -> None:
+    f = last_file(ok("play", "g.json", "--as", "bob", "--json"))
+    f = last_file(ok("play", f, "--as", "carol", "--json"))
+    f = Path(json.loads(ok("moves", f, "--as", "alice", "--json").stdout)["wrote"])
+    error(1, "expected 'guess N', 'bank' or 'risk', not 'guess'", "play", f, "guess", "--as", "bob")
+    error(1, "a guess is a number from 1 to 10", "play", f, "guess 11", "--as", "bob")
+
+
+def test_unknown_identity_and_missing_file(table: Path) -> None:
+    error(2, "no identity 'dave'", "play", "g.json", "--as", "dave")
+    error(2, "nope.json: no such file", "status", "nope.json")
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "fragment"),
+    [
+        (b'{"format": "pbem/1", ', 1, "is not valid JSON (line 1"),
+        (b'{"format": "pbem/2", "genesis": {}, "steps": []}', 1, "has format 'pbem/2'"),
+        (b"\xff\xfe{}", 1, "is not UTF-8"),
+        (b'{"format": "pbem/1", "format": "pbem/1"}', 1, "duplicate key 'format'"),
+        (b'{"format": "pbem/1", "steps": [1.5]}', 1, "floats are not allowed"),
+        (b"[" * 10000 + b"]" * 10000, 1, "nested deeper than 64 levels"),
+        (b'{"format": "pbem/1", "genesis": {}, "steps": []}', 1, "is malformed at genesis.game"),
+    ],
+)
+def test_bad_files_give_one_line(table: Path, content: bytes, code: int, fragment: str) -> None:
+    Path("bad.json").write_bytes(content)
+    for command in ("status", "verify", "log"):
+        error(code, fragment, command, "bad.json")
+    assert Path("bad.json").read_bytes() == content
+
+
+def test_truncated_file(table: Path) -> None:
+    text = Path("g.json").read_bytes()
+    Path("cut.json").write_bytes(text[: len(text) // 2])
+    error(1, "cut.json is not valid JSON", "verify", "cut.json")
+
+
+def test_huge_file(table: Path) -> None:
+    Path("huge.json").write_bytes(b" " * (64 * 1024 * 1024 + 1))
+    error(1, "larger than 64 MiB", "verify", "huge.json")
+
+
+def test_unknown_ruleset(table: Path) -> None:
+    error(
+        1,
+        "unknown ruleset 'chess'",
+        "new",
+        "chess",
+        "--seat",
+        "alice",
+        "--seat",
+        "carol",
+        "--as",
+        "alice",
+        "-o",
+        "x.json",
+    )
+    game = json.loads(Path("g.json").read_text())
+    game["genesis"]["ruleset"]["id"] = "chess"
+    Path("chess.json").write_text(json.dumps(game))
+    error(1, "unknown ruleset 'chess'", "verify", "chess.json")
+
+
+def test_bad_option_is_a_usage_error(table: Path) -> None:
+    error(
+        2,
+        "option rounds takes a whole number",
+        "new",
+        "guess",
+        "--seat",
+        "alice",
+        "--seat",
+        "carol",
+        "--option",
+        "rounds=x",
+        "--as",
+        "alice",
+        "-o",
+        "y.json",
+    )
+    error(
+        2,
+        "--option takes KEY=VALUE",
+        "new",
+        "guess",
+        "--seat",
+        "alice",
+        "--seat",
+        "carol",
+        "--option",
+        "rounds",
+        "--as",
+        "alice",
+        "-o",
+        "y.json",
+    )
+    assert not Path("y.json").exists()
+
+
+def test_merge_refuses_equivocation_and_prints_proof(table: Path) -> None:
+    f = last_file(ok("play", "g.json", "--as", "bob", "--json"))
+    f = last_file(ok("play", f, "--as", "carol", "--json"))
+    f = Path(json.loads(ok("moves", f, "--as", "alice", "--json").stdout)["wrote"])
+    ok("play", f, "guess 2", "--as", "bob", "-o", "b1.json")
+    ok("play", f, "guess 9", "--as", "bob", "-o", "b2.json")
+    result = pbem("merge", "b1.json", "b2.json", "-o", "m.json")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("pbem: error: equivocation: seat 1 signed two different steps")
+    assert '"equivocation"' in result.stderr and "signature" in result.stderr
+    assert not Path("m.json").exists()
+    result = pbem("verify", "b1.json", "b2.json")
+    assert result.exit_code == 1 and "equivocation" in result.stderr
+
+
+def test_verify_reports_a_rollback(table: Path) -> None:
+    f = last_file(ok("play", "g.json", "--as", "bob", "--json"))
+    out = ok("verify", "g.json", f).stdout
+    assert f"rollback: g.json is a strict prefix of {f}" in out
+
+
+def test_console_script_runs_as_a_process(table: Path) -> None:
+    """The installed entry point, in a real process: exit code and one line on stderr."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pbem", "verify", "missing.json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "pbem: error: missing.json: no such file"
