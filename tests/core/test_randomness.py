@@ -37,7 +37,9 @@ def test_shuffle_is_a_permutation(items: list[int], seed: bytes) -> None:
 
 def test_forks_are_independent() -> None:
     rng = Rng(b"x")
-    assert [rng.fork("a").below(10**9) for _ in range(3)] != [rng.fork("b").below(10**9) for _ in range(3)]
+    assert [rng.fork("a").below(10**9) for _ in range(3)] != [
+        rng.fork("b").below(10**9) for _ in range(3)
+    ]
 
 
 def test_chain_links_back_to_its_head() -> None:

@@ -14,7 +14,9 @@ KEY = bytes(range(32))
 
 def sealed(action: object = {"type": "guess", "value": 4}, seat: int = 1) -> dict[str, str]:
     counter = iter(range(1000))
-    return seal(KEY, GAME, PARENT, seat, "commit:guess", action, lambda n: bytes([next(counter)] * n))
+    return seal(
+        KEY, GAME, PARENT, seat, "commit:guess", action, lambda n: bytes([next(counter)] * n)
+    )
 
 
 def test_seal_opens_with_its_key() -> None:
@@ -34,7 +36,11 @@ def test_wrong_key_does_not_open() -> None:
 
 def test_bound_to_seat_parent_and_decision() -> None:
     body = sealed()
-    for seat, parent, decision in [(2, PARENT, "commit:guess"), (1, "cd" * 32, "commit:guess"), (1, PARENT, "commit:x")]:
+    for seat, parent, decision in [
+        (2, PARENT, "commit:guess"),
+        (1, "cd" * 32, "commit:guess"),
+        (1, PARENT, "commit:x"),
+    ]:
         with pytest.raises(Rejected, match="does not open"):
             open_sealed(KEY, body, GAME, parent, seat, decision)
 

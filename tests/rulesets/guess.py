@@ -1,7 +1,7 @@
 """``guess``: a tiny ruleset that exercises every kind of decision the engine knows.
 
 Each round a target number is drawn from a public deck (a chance draw made at draw time
-from what remains); every seat guesses it in a sealed parallel decision (or an open one
+from what remains; an empty deck is refilled); every seat guesses it in a sealed parallel decision (or an open one
 with option ``open``); the closest seats score 1; ties for closest are broken by a chance
 draw made right after the batch; the round's winner then chooses in a public turn to
 ``bank`` (+1) or ``risk`` (a coin flip: +3 or nothing). Highest score after ``rounds``
@@ -68,8 +68,8 @@ class GuessGame(Ruleset):
         options: dict[str, Any] = {"rounds": 3, "open": False}
         for key, value in raw.items():
             if key == "rounds":
-                if not value.isdigit() or not 1 <= int(value) <= 10:
-                    raise RulesError("option rounds takes a whole number from 1 to 10")
+                if not value.isdigit() or not 1 <= int(value) <= 1000:
+                    raise RulesError("option rounds takes a whole number from 1 to 1000")
                 options["rounds"] = int(value)
             elif key == "open":
                 if value not in {"true", "false"}:
@@ -155,6 +155,8 @@ class GuessGame(Ruleset):
             self._next_round(new)
             if new.phase != "draw":
                 return new
+        if not new.deck:
+            new.deck = list(range(1, 11))
         new.target = new.deck.pop(rng.below(len(new.deck)))
         new.round += 1
         new.phase = "guess"

@@ -1,0 +1,55 @@
+"""Who supplies randomness, and from what (DESIGN §5)."""
+
+from __future__ import annotations
+
+from pbem.core.author import act, automatic, beacon_chain
+from pbem.core.canonical import b64d
+from pbem.core.randomness import Rng, chain_step, draw_value
+from pbem.core.rules import Turn
+from tests.helpers import commit_all, guess_game
+from tests.rulesets.guess import Choose
+
+
+def test_setup_draw_is_supplied_by_the_creator_from_all_heads() -> None:
+    replay, ids = guess_game(3, seed=21)
+    join, beacon = replay.steps[0], replay.steps[1]
+    assert join.decision == "join" and [e.seat for e in join.envelopes] == [1, 2]
+    assert beacon.kind == "beacon" and beacon.seat == replay.genesis.creator == 0
+    heads = [b64d(replay.genesis.head)] + [b64d(e.body["head"]) for e in join.envelopes]
+    game = b64d(replay.genesis.game)
+    value = draw_value(
+        b"setup", game, bytes.fromhex(replay.genesis_hash), *heads, b64d(beacon.preimage)
+    )
+    expected = Rng(value).below(10) + 1  # the first target drawn from 1..10
+    assert replay.state.target == expected
+    assert chain_step(b64d(beacon.preimage)) == heads[0]
+
+
+def test_a_turn_is_followed_by_a_beacon_from_the_next_seat() -> None:
+    replay, ids = guess_game(3, seed=22)
+    target = replay.state.target
+    commit_all(replay, ids, [target, (target % 10) + 1, (target % 10) + 1])
+    for ident in ids:
+        automatic(replay, ident)
+    assert replay.rules.pending(replay.state) == Turn(seat=0, prompt="bank or risk")
+    act(replay, ids[0], Choose(type="risk"))
+    turn_hash = replay.records[-1].hash
+    assert replay.awaiting.kind == "beacon" and replay.awaiting.seats == (1,)
+    assert automatic(replay, ids[2]) == 0  # not seat 2's to supply
+    assert automatic(replay, ids[0]) == 0  # nor the author's
+    score_before = replay.state.scores[0]
+    automatic(replay, ids[1])
+    beacon = replay.steps[-1]
+    value = draw_value(
+        b"beacon", b64d(replay.genesis.game), bytes.fromhex(turn_hash), b64d(beacon.preimage)
+    )
+    won = Rng(value).below(2) == 1
+    assert replay.state.scores[0] == score_before + (3 if won else 0)
+
+
+def test_chains_are_derived_from_the_identity_and_game() -> None:
+    replay, ids = guess_game(2, seed=23)
+    chain = beacon_chain(ids[0], replay.genesis.game, replay.genesis.chain)
+    assert b64d(replay.genesis.head) == chain[0]
+    other, _ = guess_game(2, seed=24)
+    assert beacon_chain(ids[0], other.genesis.game, other.genesis.chain)[0] != chain[0]

@@ -1,0 +1,67 @@
+"""Merging copies of one game (DESIGN §3): the same file whatever the order of arrival."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.core import gamefile
+from pbem.core.audit import compare, merge_files
+from pbem.core.author import act, automatic
+from pbem.core.replay import replay_file
+from tests.helpers import Seeded, guess_game
+from tests.rulesets.guess import Guess
+
+
+def copies_with_envelopes(players: int, groups: list[list[int]]) -> list[gamefile.GameFile]:
+    """One copy per group; each copy holds the sealed guesses of the seats in its group."""
+    base, ids = guess_game(players, seed=players)
+    start = base.to_file()
+    rules = base.rules
+    out = []
+    for group in groups:
+        replay = replay_file(start, rules)
+        for seat in group:
+            act(replay, ids[seat], Guess(value=seat + 1), entropy=Seeded(seat))
+        out.append(replay.to_file())
+    return out
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 5).flatmap(lambda n: st.tuples(st.just(n), st.permutations(range(n)))))
+def test_merge_is_order_independent(case: tuple[int, list[int]]) -> None:
+    players, order = case
+    groups = [[seat] for seat in order]
+    copies = copies_with_envelopes(players, groups)
+    names = [f"copy{s}" for s in order]
+    results = {
+        gamefile.encode(merge_files([copies[i] for i in perm], [names[i] for i in perm]).to_file())
+        for perm in itertools.islice(itertools.permutations(range(players)), 6)
+    }
+    assert len(results) == 1
+    merged = gamefile.decode(results.pop())
+    assert merged.steps[-1].decision == "reveal:guess" or len(merged.steps[-1].envelopes) == players
+
+
+def test_overlapping_copies_merge_to_the_union() -> None:
+    a, b = copies_with_envelopes(3, [[0, 1], [1, 2]])
+    assert compare(a.steps, b.steps).relation == "mergeable"
+    merged = merge_files([a, b], ["a", "b"])
+    assert merged.awaiting.decision == "reveal:guess"
+
+
+def test_a_copy_behind_is_absorbed() -> None:
+    a, b = copies_with_envelopes(3, [[0], [0, 2]])
+    assert compare(a.steps, b.steps).relation == "behind"
+    assert merge_files([a, b], ["a", "b"]).to_file() == merge_files([b, a], ["b", "a"]).to_file()
+
+
+def test_merged_reveals_continue_the_game() -> None:
+    copies = copies_with_envelopes(2, [[0], [1]])
+    replay = merge_files(copies, ["a", "b"])
+    _, ids = guess_game(2, seed=2)
+    for ident in ids:
+        automatic(replay, ident)
+    assert replay.awaiting.kind in {"turn", "beacon"}
