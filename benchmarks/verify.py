@@ -15,14 +15,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem.core import gamefile  # noqa: E402
-from pbem.core.author import act, automatic, new_game  # noqa: E402
-from pbem.core.randomness import Rng  # noqa: E402
-from pbem.core.replay import replay_file  # noqa: E402
-from pbem.core.selfplay import bot_identities  # noqa: E402
-from tests.rulesets.guess import GuessGame  # noqa: E402
+from pbem.core import gamefile
+from pbem.core.author import act, automatic, new_game
+from pbem.core.randomness import Rng
+from pbem.core.replay import replay_file
+from pbem.core.selfplay import bot_identities
+from tests.rulesets.guess import GuessGame
 
 
 def build(rounds: int) -> str:

@@ -11,7 +11,7 @@ from tests.rulesets.guess import Choose
 
 
 def test_setup_draw_is_supplied_by_the_creator_from_all_heads() -> None:
-    replay, ids = guess_game(3, seed=21)
+    replay, _ = guess_game(3, seed=21)
     join, beacon = replay.steps[0], replay.steps[1]
     assert join.decision == "join" and [e.seat for e in join.envelopes] == [1, 2]
     assert beacon.kind == "beacon" and beacon.seat == replay.genesis.creator == 0

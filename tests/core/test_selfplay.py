@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from pbem.core import gamefile, registry
-from pbem.core.replay import replay_file
 from pbem.core.author import automatic
 from pbem.core.canonical import b64d
 from pbem.core.randomness import Rng, draw_value
+from pbem.core.replay import replay_file
 from pbem.core.selfplay import play_game
 from tests.helpers import commit_all, guess_game
 

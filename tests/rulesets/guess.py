@@ -1,11 +1,11 @@
 """``guess``: a tiny ruleset that exercises every kind of decision the engine knows.
 
 Each round a target number is drawn from a public deck (a chance draw made at draw time
-from what remains; an empty deck is refilled); every seat guesses it in a sealed parallel decision (or an open one
-with option ``open``); the closest seats score 1; ties for closest are broken by a chance
-draw made right after the batch; the round's winner then chooses in a public turn to
-``bank`` (+1) or ``risk`` (a coin flip: +3 or nothing). Highest score after ``rounds``
-rounds wins; ties share the win.
+from what remains; an empty deck is refilled); every seat guesses it in a sealed parallel
+decision (or an open one with option ``open``); the closest seats score 1; ties for
+closest are broken by a chance draw made right after the batch; the round's winner then
+chooses in a public turn to ``bank`` (+1) or ``risk`` (a coin flip: +3 or nothing).
+Highest score after ``rounds`` rounds wins; ties share the win.
 """
 
 from __future__ import annotations
