@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GUESS = "tests.rulesets.guess:GuessGame"
+RULESETS = "tests.rulesets.guess:GuessGame,tests.rulesets.peek:PeekGame"
 
-# The test ruleset is not an installed package: register it the way a developer would,
+# The test rulesets are not installed packages: register it the way a developer would,
 # for this process and for any `pbem` subprocess the tests start.
-os.environ["PBEM_RULESETS"] = GUESS
+os.environ["PBEM_RULESETS"] = RULESETS
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))

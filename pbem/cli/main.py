@@ -26,7 +26,14 @@ from pbem.cli.common import (
 from pbem.cli.key import key
 from pbem.core import gamefile, registry
 from pbem.core.audit import compare_files, merge_files
-from pbem.core.author import act, describe_awaiting, new_game, own_sealed_action, seat_of
+from pbem.core.author import (
+    act,
+    describe_awaiting,
+    new_game,
+    own_sealed_action,
+    private_knowledge,
+    seat_of,
+)
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.keys import IdentityCard, Keyring
 from pbem.core.replay import replay_file
@@ -132,6 +139,12 @@ def status(file: Path, as_name: str | None, output: Path | None, as_json: bool) 
     if board:
         out.append(board)
     if me is not None:
+        known = private_knowledge(replay, me)
+        if known and replay.state is not None:
+            seat = seat_of(replay, me)
+            report["private"] = known
+            out.append("only you know (decrypted here):")
+            out.append(replay.rules.render_private(replay.state, seat, known))
         sealed = own_sealed_action(replay, me)
         if sealed is not None:
             seat = seat_of(replay, me)

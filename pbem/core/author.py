@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from pbem.core import deck
 from pbem.core.canonical import b64d, b64e
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.gamefile import Entry, Envelope, Genesis, RulesetPin, signing_message
@@ -21,6 +22,7 @@ from pbem.core.randomness import chain
 from pbem.core.replay import Replay
 from pbem.core.rules import RulesError, Ruleset
 from pbem.core.sealing import open_sealed, seal, seal_key
+from pbem.core.tabletop import key_context
 
 Entropy = Callable[[int], bytes]
 DEFAULT_CHAIN = 8192
@@ -51,6 +53,7 @@ def new_game(
         raise UsageError(f"the creator {creator.card.name!r} must take one of the seats")
     game = b64e(entropy(16))
     head = beacon_chain(creator, game, chain_length)[0]
+    seat = keys.index(creator.card.sign_key)
     genesis = Genesis(
         game=game,
         ruleset=RulesetPin(id=rules.id, version=rules.version, hash=rules.content_hash()),
@@ -59,9 +62,24 @@ def new_game(
         creator=keys.index(creator.card.sign_key),
         head=b64e(head),
         chain=chain_length,
+        **deck_key_fields(creator, game, seat),
     )
     genesis = sign_item(creator, "genesis", genesis)
     return Replay.start(genesis, rules)
+
+
+def deck_secret(identity: Identity, game: str) -> bytes:
+    """The seat's per-game secret for sealed decks, derived from its identity (DESIGN §7)."""
+    return deck.deck_secret(identity.root, b64d(game))
+
+
+def deck_key_fields(identity: Identity, game: str, seat: int) -> dict[str, str]:
+    """The seat's public deck key and the proof that it knows the secret behind it."""
+    secret = deck_secret(identity, game)
+    return {
+        "deck_key": b64e(deck.public_key(secret)),
+        "deck_proof": b64e(deck.prove_key(secret, key_context(game, seat))),
+    }
 
 
 def seat_of(replay: Replay, identity: Identity) -> int:
@@ -121,18 +139,30 @@ def seal_key_for(
 
 
 def automatic(replay: Replay, identity: Identity) -> int:
-    """Make every step the seat owes that needs no decision: its join, a beacon supply, the
-    reveal of its sealed action once all have committed. Returns how many it made."""
+    """Make every step the seat owes that needs no decision: its join, its shuffle of the
+    sealed decks, a beacon supply, the reveal of its sealed action once all have committed,
+    decryption shares, and its deck secret at the end. Returns how many it made."""
     seat = seat_of(replay, identity)
     made = 0
     while seat in replay.remaining():
         aw = replay.awaiting
         assert aw is not None
+        game = replay.genesis.game
         if aw.decision == "join":
-            head = beacon_chain(identity, replay.genesis.game, replay.genesis.chain)[0]
-            _envelope(replay, identity, seat, {"head": b64e(head)})
+            head = beacon_chain(identity, game, replay.genesis.chain)[0]
+            body = {"head": b64e(head), **deck_key_fields(identity, game, seat)}
+            _envelope(replay, identity, seat, body)
         elif aw.kind == "beacon":
             _entry(replay, identity, seat, "beacon", {})
+        elif aw.kind == "shuffle":
+            body = replay.table.shuffle_body(seat, deck_secret(identity, game))
+            _entry(replay, identity, seat, "shuffle", body)
+        elif aw.decision == "share":
+            assert replay.reveal is not None
+            body = replay.table.share_body(replay.reveal, aw.parent, deck_secret(identity, game))
+            _envelope(replay, identity, seat, body)
+        elif aw.decision == "disclose":
+            _envelope(replay, identity, seat, {"deck_secret": b64e(deck_secret(identity, game))})
         elif aw.decision.startswith("reveal:"):
             commit = replay.commit_batch()
             key = seal_key_for(replay, identity, seat, commit.parent, commit.decision)
@@ -182,6 +212,12 @@ def own_sealed_action(replay: Replay, identity: Identity) -> Any | None:
     )
 
 
+def private_knowledge(replay: Replay, identity: Identity) -> dict[str, str]:
+    """Sealed items opened to this seat alone (its hand, what it peeked), decrypted here."""
+    seat = seat_of(replay, identity)
+    return replay.table.known_to(seat, deck_secret(identity, replay.genesis.game))
+
+
 def describe_awaiting(replay: Replay) -> str:
     """In words: who must do what now."""
     aw = replay.awaiting
@@ -193,6 +229,9 @@ def describe_awaiting(replay: Replay) -> str:
     what = {
         "join": "to join",
         "beacon": "to supply randomness (automatic)",
+        "shuffle": "to shuffle the sealed decks (automatic)",
+        "share": "to send decryption shares (automatic)",
+        "disclose": "to disclose their deck secrets (automatic)",
         "turn": f"to move ({aw.prompt})" if aw.prompt else "to move",
     }
     if aw.decision in what:

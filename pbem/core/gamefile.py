@@ -45,17 +45,20 @@ class Genesis(Strict):
     seats: list[IdentityCard]
     creator: int
     head: B64 = Field(description="the creator's beacon chain head (DESIGN §5)")
+    deck_key: B64 = Field(description="the creator's deck key for sealed decks (DESIGN §7)")
+    deck_proof: B64 = Field(description="proof that the creator knows the deck key's secret")
     chain: int = Field(description="length of every seat's beacon hash chain")
     signature: B64 = ""
 
 
 class Entry(Strict):
-    """A single signed step: a public turn action, or a beacon supply.
+    """A single signed step: a public turn action, a beacon supply, or a seat's shuffle pass
+    of the sealed decks (each seat in turn, right after the join).
 
     ``preimage`` is the author's next beacon chain value: every signed entry reveals one, so
     the chain doubles as a counter of what the seat has signed."""
 
-    kind: Literal["turn", "beacon"]
+    kind: Literal["turn", "beacon", "shuffle"]
     game: B64
     parent: Hex32
     seat: int
@@ -66,8 +69,10 @@ class Entry(Strict):
 
 class Envelope(Strict):
     """One seat's signed part of a parallel decision. ``decision`` is ``join``,
-    ``act:NAME`` (open actions), ``commit:NAME`` or ``reveal:NAME`` (sealed ones, §6).
-    A join envelope publishes the seat's chain head in its body and reveals no preimage."""
+    ``act:NAME`` (open actions), ``commit:NAME`` or ``reveal:NAME`` (sealed ones, §6),
+    ``share`` (decryption shares for a reveal of sealed items, §7) or ``disclose`` (deck
+    secrets at the end). A join envelope publishes the seat's chain head and deck key and
+    reveals no preimage."""
 
     kind: Literal["envelope"] = "envelope"
     game: B64

@@ -33,6 +33,7 @@ from pbem.core.gamefile import (
 from pbem.core.randomness import Rng, chain_step, draw_value
 from pbem.core.rules import Chance, Over, Parallel, Result, Reveal, RulesError, Ruleset, Turn
 from pbem.core.sealing import open_sealed
+from pbem.core.tabletop import Tabletop
 
 
 class StepRejected(Rejected):
@@ -91,6 +92,14 @@ class Replay:
     result: Result | None = None
     sealed: dict[int, Any] = field(default_factory=dict)
     """Actions opened in the reveal batch being collected, by seat."""
+    table: Tabletop | None = None
+    """Deck keys, sealed decks, shares and shuffle passes (DESIGN §7)."""
+    reveal: Reveal | None = None
+    """The pending reveal of sealed items, while its shares are collected."""
+    shares: dict[int, list[bytes]] = field(default_factory=dict)
+    secrets: dict[int, bytes] = field(default_factory=dict)
+    """Deck secrets disclosed at the end, by seat."""
+    _final: Result | None = None
     _author: int | None = None
     _setup_draw: bool = False
 
@@ -106,6 +115,11 @@ class Replay:
         replay.beacons = [b""] * len(genesis.seats)
         replay.revealed = [0] * len(genesis.seats)
         replay.beacons[genesis.creator] = head
+        keys = [b""] * len(genesis.seats)
+        keys[genesis.creator] = Tabletop.check_key(
+            genesis.game, genesis.creator, genesis.deck_key, genesis.deck_proof
+        )
+        replay.table = Tabletop(genesis.game, keys)
         others = tuple(s for s in range(len(genesis.seats)) if s != genesis.creator)
         replay.awaiting = Awaiting("batch", others, replay.genesis_hash, "join")
         return replay
@@ -345,6 +359,7 @@ class Replay:
         self._check_signed(index, entry, entry.kind, aw)
         seat = entry.seat
         state_before = self.state
+        new_state = None
         try:
             if entry.kind == "turn":
                 if set(entry.body) != {"action"}:
@@ -353,10 +368,12 @@ class Replay:
                 self.rules.check(self.state, seat, action)
                 new_state = self.rules.apply(self.state, seat, action)
                 summary = self.rules.summary(state_before, seat, action, self.names)
+            elif entry.kind == "shuffle":
+                self.table.apply_shuffle(seat, entry.body)
+                summary = f"{self.names[seat]} shuffled the sealed decks"
             else:
                 if entry.body:
                     raise Rejected("a beacon body is empty")
-                new_state = None
                 summary = f"{self.names[seat]} supplied randomness"
         except (Rejected, RulesError, ValidationError) as exc:
             raise StepRejected(index, seat, self.names, _reason(exc)) from exc
@@ -366,6 +383,12 @@ class Replay:
         self.records.append(Record(index, entry.kind, [seat], summary, digest))
         if entry.kind == "turn":
             self.state = new_state
+        elif entry.kind == "shuffle":
+            if seat + 1 < len(self.names):
+                self.awaiting = Awaiting("shuffle", (seat + 1,), digest, "shuffle")
+            else:
+                self._advance(digest, setup=True)
+            return
         elif self._setup_draw:
             self._setup_draw = False
             self._setup(value, digest)
@@ -402,9 +425,17 @@ class Replay:
         kind = batch.decision.partition(":")[0]
         body = env.body
         if kind == "join":
-            if set(body) != {"head"}:
-                raise Rejected("a join body holds exactly the chain 'head'")
+            if set(body) != {"head", "deck_key", "deck_proof"}:
+                raise Rejected("a join body holds exactly 'head', 'deck_key' and 'deck_proof'")
             b64d(body["head"], size=32, what="chain head")
+            Tabletop.check_key(self.genesis.game, env.seat, body["deck_key"], body["deck_proof"])
+        elif kind == "share":
+            assert self.reveal is not None
+            self.shares[env.seat] = self.table.check_shares(
+                env.seat, body, self.reveal, batch.parent
+            )
+        elif kind == "disclose":
+            self.secrets[env.seat] = self.table.check_disclosure(env.seat, body)
         elif kind == "act":
             if set(body) != {"action"}:
                 raise Rejected("an act body holds exactly one 'action'")
@@ -463,6 +494,7 @@ class Replay:
         for env in batch.envelopes:
             if kind == "join":
                 self.beacons[env.seat] = b64d(env.body["head"])
+                self.table.keys[env.seat] = b64d(env.body["deck_key"])
             else:
                 preimages.append(self._consume_preimage(env.seat, env.preimage))
         seats = [env.seat for env in batch.envelopes]
@@ -471,13 +503,39 @@ class Replay:
             self.state = self.rules.setup(self.genesis.options, len(self.names))
             self._setup_draw = isinstance(self.rules.pending(self.state), Chance)
             self._author = None
-            self._advance(digest, setup=True)
+            items = self.rules.sealed_decks(self.genesis.options, len(self.names))
+            if items:
+                self.table.start(items)
+                self.awaiting = Awaiting("shuffle", (0,), digest, "shuffle")
+            else:
+                self._advance(digest, setup=True)
+            return
+        if kind == "disclose":
+            self.table.audit(self.secrets, self.names)
+            self.records.append(
+                Record(index, kind, seats, "deck secrets disclosed; every shuffle audited", digest)
+            )
+            self.result = self._final
+            self.awaiting = Awaiting("over", (), digest, "over")
             return
         if kind == "commit":
             who = ", ".join(self.names[s] for s in seats)
             self.records.append(Record(index, "commit", seats, f"sealed {name}: {who}", digest))
             self.awaiting = Awaiting("batch", tuple(seats), digest, f"reveal:{name}", "reveal")
             return
+        if kind == "share":
+            self._complete_reveal(index, seats, digest)
+        else:
+            self._apply_actions(batch, index, seats, digest)
+        if isinstance(self.rules.pending(self.state), Chance):
+            self._resolve(
+                Rng(draw_value(b"batch", self._game_bytes, bytes.fromhex(batch.parent), *preimages))
+            )
+        self._author = None
+        self._advance(digest)
+
+    def _apply_actions(self, batch: Batch, index: int, seats: list[int], digest: str) -> None:
+        kind, _, name = batch.decision.partition(":")
         if kind == "act":
             actions = {
                 env.seat: self.rules.load_action(env.body["action"]) for env in batch.envelopes
@@ -489,12 +547,20 @@ class Replay:
         ]
         self.records.append(Record(index, kind, seats, f"{name}: " + "; ".join(parts), digest))
         self.state = self.rules.apply_parallel(self.state, actions)
-        if isinstance(self.rules.pending(self.state), Chance):
-            self._resolve(
-                Rng(draw_value(b"batch", self._game_bytes, bytes.fromhex(batch.parent), *preimages))
-            )
-        self._author = None
-        self._advance(digest)
+
+    def _complete_reveal(self, index: int, seats: list[int], digest: str) -> None:
+        reveal, shares = self.reveal, self.shares
+        assert reveal is not None
+        self.reveal, self.shares = None, {}
+        if reveal.to is None:
+            faces = self.table.open_public(reveal, shares)
+            summary = "revealed " + ", ".join(f"{h}: {f}" for h, f in faces.items())
+        else:
+            faces = None
+            self.table.record_private(reveal, shares)
+            summary = f"{len(reveal.items)} sealed item(s) opened to {self.names[reveal.to]} alone"
+        self.records.append(Record(index, "share", seats, summary, digest))
+        self.state = self.rules.apply_reveal(self.state, reveal, faces)
 
     # ----- the next decision ---------------------------------------------------------------------
 
@@ -514,11 +580,24 @@ class Replay:
                 f"{kind}:{decision.name}",
                 decision.prompt,
             )
-        elif isinstance(decision, Over):
-            self.result = decision.result
-            self.awaiting = Awaiting("over", (), parent, "over")
         elif isinstance(decision, Reveal):
-            raise Rejected("sealed decks are not supported by this engine yet")
+            for handle in decision.items:
+                self.table.ciphertext(handle)
+            self.reveal = decision
+            seats = tuple(s for s in range(len(self.names)) if s != decision.to)
+            who = "everyone" if decision.to is None else self.names[decision.to]
+            prompt = f"open {len(decision.items)} sealed item(s) to {who}"
+            self.awaiting = Awaiting("batch", seats, parent, "share", prompt)
+        elif isinstance(decision, Over):
+            if self.table.items:
+                self._final = decision.result
+                seats = tuple(range(len(self.names)))
+                self.awaiting = Awaiting(
+                    "batch", seats, parent, "disclose", "disclose deck secrets"
+                )
+            else:
+                self.result = decision.result
+                self.awaiting = Awaiting("over", (), parent, "over")
 
     def _supplier(self) -> int:
         """The seat after the author of the causing step: it could not know its own next

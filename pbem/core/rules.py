@@ -222,6 +222,11 @@ class Ruleset(ABC):
         """The table as text for ``pbem status``."""
         return ""
 
+    def render_private(self, state: BaseModel, seat: int, known: Mapping[str, str]) -> str:
+        """What ``seat`` privately knows, for ``pbem status --as``: ``known`` maps handles of
+        sealed items opened to it alone to their item ids."""
+        return "\n".join(f"{handle}: {item}" for handle, item in sorted(known.items()))
+
     # ----- bots --------------------------------------------------------------------------------
 
     def random_action(self, state: BaseModel, seat: int, rng: Rng) -> Any:

@@ -1,0 +1,266 @@
+"""``pbem send``, ``receive``, ``games``, ``watch`` and ``config``: playing by email.
+
+Thin, like every command: parse, call ``pbem.core.store`` and ``pbem.mail``, print what
+happened and what to do next. A mail server that fails is an I/O error (exit 2); a copy
+that is refused (stale, forked, damaged) exits 1 after everything else was imported.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import click
+
+from pbem.cli.common import (
+    as_option,
+    emit,
+    identity,
+    json_option,
+    load,
+    reports_errors,
+)
+from pbem.core.errors import PbemError, Rejected, UsageError
+from pbem.core.files import atomic_write
+from pbem.core.keys import IdentityCard, Keyring, default_home
+from pbem.core.replay import Replay
+from pbem.core.store import Store, short_id
+from pbem.mail import config as mail_config
+from pbem.mail import transport
+from pbem.mail.compose import message_for
+from pbem.mail.inbox import describe, import_message
+from pbem.mail.robot import Robot
+from pbem.mail.sources import read_messages
+
+
+def _ask() -> Any:
+    """A hidden prompt, or None when no person is at the terminal to answer it."""
+    if sys.stdin is None or not sys.stdin.isatty():
+        return None
+    return lambda prompt: click.prompt(prompt, hide_input=True)
+
+
+def _own_card(as_name: str | None, replay: Replay | None = None) -> IdentityCard | None:
+    """Who is sending or reading, without unsealing a key: ``--as``/``$PBEM_AS``, else the
+    one own identity (holding a seat in ``replay``, when given)."""
+    keyring = Keyring()
+    name = as_name or os.environ.get("PBEM_AS")
+    if name:
+        return keyring.card(name)
+    own = [card for card, private in keyring.list() if private]
+    if replay is not None:
+        keys = {c.sign_key for c in replay.genesis.seats}
+        own = [c for c in own if c.sign_key in keys]
+    return own[0] if len(own) == 1 else None
+
+
+@click.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option(
+    "--to",
+    type=click.Choice(["awaited", "all"]),
+    default="awaited",
+    show_default=True,
+    help="Mail the seats awaited now, or every other player.",
+)
+@click.option(
+    "--cc",
+    type=click.Choice(["others", "none"]),
+    help="Copy the other players (default: the smtp.cc setting, 'others').",
+)
+@as_option
+@click.option(
+    "--eml",
+    type=click.Path(path_type=Path),
+    help="Write the message to this file instead of sending it (for any mail client).",
+)
+@json_option
+@reports_errors
+def send(
+    file: Path,
+    to: Literal["awaited", "all"],
+    cc: Literal["others", "none"] | None,
+    as_name: str | None,
+    eml: Path | None,
+    as_json: bool,
+) -> None:
+    """Mail FILE to the players awaited now, the others in Cc; keep it in the store."""
+    replay = load(file)
+    me = _own_card(as_name, replay)
+    if me is None or me.sign_key not in {c.sign_key for c in replay.genesis.seats}:
+        raise UsageError("say which of your identities holds a seat in this game with --as NAME")
+    Store().import_game(replay.to_file(), str(file))
+    settings = mail_config.load()
+    smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
+    message = message_for(replay, me, smtp, to)
+    if message is None:
+        raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {file})")
+    report: dict[str, Any] = {"subject": message["Subject"], "to": message["To"]}
+    report["cc"] = message["Cc"] or ""
+    if eml is not None:
+        atomic_write(eml, message.as_bytes())
+        report["eml"] = str(eml)
+        emit(as_json, report, [f"wrote the message for {message['To']} to {eml}"])
+        return
+    password = mail_config.password(smtp, "smtp", _ask())
+    report["sent_to"] = transport.send(smtp, password, message)
+    emit(as_json, report, [f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"])
+
+
+@click.command()
+@click.argument("sources", nargs=-1, required=True)
+@as_option
+@json_option
+@reports_errors
+def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> None:
+    """Import the game files in mail: SOURCES are .eml files, mboxes, Maildirs or '-'
+    (one message on standard input, from a mail filter)."""
+    store = Store()
+    me = _own_card(as_name)
+    games: list[dict[str, Any]] = []
+    problems: list[str] = []
+    lines: list[str] = []
+    for source in sources:
+        for where, raw in read_messages(source):
+            result = import_message(store, raw, where)
+            for imported in result.imported:
+                entry, line = describe(imported, me)
+                games.append(entry)
+                lines.append(line)
+            problems += [f"{result.label}: {p}" for p in result.problems]
+            for proof in result.proofs:
+                click.echo(proof, err=True)
+    emit(as_json, {"games": games, "problems": problems}, lines)
+    for problem in problems:
+        click.echo(f"pbem: {' '.join(problem.split())}", err=True)
+    if problems:
+        raise Rejected(f"{len(problems)} problem(s); everything else was imported")
+
+
+@click.command()
+@as_option
+@click.option("--all", "show_all", is_flag=True, help="Also list finished games.")
+@json_option
+@reports_errors
+def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
+    """The games in your local store: their state and whose move it is."""
+    me = _own_card(as_name)
+    rows = [s for s in Store().summaries() if show_all or not s["over"]]
+    for row in rows:
+        row["your_move"] = me is not None and me.sign_key in row["awaiting_keys"]
+    lines = [
+        f"{short_id(r['game'])}  {r['ruleset']:<10} {r['steps']:>4} steps  "
+        + ("game over" if r["over"] else ("YOUR MOVE: " if r["your_move"] else "") + r["next"])
+        + f"\n          {r['file']}"
+        for r in rows
+    ]
+    emit(as_json, {"games": rows}, lines or ["no games in the store (pbem receive MAIL)"])
+
+
+@click.command()
+@as_option
+@click.option("--once", is_flag=True, help="One pass, then exit (for cron).")
+@click.option("--interval", type=int, help="Seconds between passes (default: imap.interval).")
+@reports_errors
+def watch(as_name: str | None, once: bool, interval: int | None) -> None:
+    """The mail robot: import new mail from IMAP, make your automatic steps (join, beacon,
+    reveals), mail the result on, and run the notify command when your decision is awaited.
+    Never deletes mail; safe to stop and restart at any moment."""
+    me = identity(as_name)
+    assert me is not None
+    settings = mail_config.load()
+    robot = Robot(
+        default_home(),
+        me,
+        settings,
+        mail_config.password(settings.smtp, "smtp", _ask()),
+        mail_config.password(settings.imap, "imap", _ask()),
+    )
+    try:
+        while True:
+            failed = _one_pass(robot)
+            if once:
+                sys.exit(failed)
+            time.sleep(interval or settings.imap.interval)
+    except KeyboardInterrupt:
+        click.echo("pbem watch: stopped", err=True)
+
+
+def _one_pass(robot: Robot) -> int:
+    """Run a pass and print it; 0 when all went well, 2 when a server failed, 1 when some
+    mail or game was refused. Nothing here stops the robot."""
+    try:
+        report = robot.run_once()
+    except (PbemError, OSError) as exc:
+        click.echo(f"pbem watch: {' '.join(str(exc).split())}", err=True)
+        return 2
+    for line in report.lines:
+        click.echo(line)
+    for problem in report.problems:
+        click.echo(f"pbem watch: {' '.join(problem.split())}", err=True)
+    return 2 if report.server_failed else 1 if report.problems else 0
+
+
+@click.group()
+def config() -> None:
+    """Mail settings (SMTP to send, IMAP for pbem watch, the notify command)."""
+
+
+@config.command("show")
+@json_option
+@reports_errors
+def config_show(as_json: bool) -> None:
+    """Print the settings (a stored password shows as '(stored)')."""
+    data = mail_config.load().model_dump()
+    for section in ("smtp", "imap"):
+        if data[section]["password"]:
+            data[section]["password"] = "(stored)"
+    lines = [f"# {mail_config.config_path()}"]
+    for section in ("smtp", "imap"):
+        lines += [f"{section}.{k} = {v}" for k, v in data[section].items()]
+    lines.append(f"notify = {data['notify']}")
+    emit(as_json, data, lines)
+
+
+@config.command("set")
+@click.argument("key")
+@click.argument("value", required=False)
+@click.option(
+    "--store-in-clear", is_flag=True, help="Allow storing a password in the settings file."
+)
+@reports_errors
+def config_set(key: str, value: str | None, store_in_clear: bool) -> None:
+    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...)."""
+    settings = mail_config.load()
+    if value is None:
+        ask = _ask()
+        if not key.endswith(".password") or ask is None:
+            raise UsageError(f"pbem config set {key} VALUE")
+        value = ask(key)
+    mail_config.set_value(settings, key, value, store_in_clear=store_in_clear)
+    path = mail_config.save(settings)
+    shown = "(stored)" if key.endswith(".password") and value else value
+    click.echo(f"{key} = {shown}   (in {path})")
+
+
+@config.command("unset")
+@click.argument("key")
+@reports_errors
+def config_unset(key: str) -> None:
+    """Put KEY back to its default."""
+    settings = mail_config.load()
+    section, _, name = key.partition(".")
+    default = mail_config.MailConfig()
+    model = default if key == "notify" else getattr(default, section, None)
+    field = "notify" if key == "notify" else name
+    if model is None or field not in type(model).model_fields:
+        raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
+    mail_config.set_value(settings, key, str(getattr(model, field)), store_in_clear=True)
+    mail_config.save(settings)
+    click.echo(f"{key} is back to its default")
+
+
+COMMANDS = [send, receive, games, watch, config]

@@ -1,0 +1,217 @@
+"""The sealed decks of one game as the file records them (DESIGN §7).
+
+``pbem.core.deck`` has the mental-poker primitives; this module keeps what a replay needs
+around them: every seat's published deck key (accepted only with its proof), the decks
+after each seat's shuffle pass, the decryption shares of every reveal, and the end-of-game
+audit once the deck secrets are disclosed. Handles ``"<deck>/<i>"`` name the i-th
+ciphertext of a deck after the setup shuffles; the rules move handles, never ciphertexts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core import deck
+from pbem.core.canonical import b64d, b64e, canonical
+from pbem.core.deck import Ciphertext
+from pbem.core.errors import Rejected
+from pbem.core.group import DeckError
+from pbem.core.rules import Reveal
+
+
+def key_context(game: str, seat: int) -> bytes:
+    """What a seat's proof of its deck key is bound to: this game, this seat."""
+    return b"pbem/1/deck-key\0" + canonical([game, seat])
+
+
+def share_context(game: str, parent: str, handle: str) -> bytes:
+    """What a decryption share's proof is bound to: game, step, deck and position."""
+    return b"pbem/1/deck-share\0" + canonical([game, parent, handle])
+
+
+def pass_id(seat: int) -> str:
+    """The setup shuffle pass of ``seat`` (its permutation is derived from it)."""
+    return f"setup/{seat}"
+
+
+def encode_deck(cts: list[Ciphertext]) -> list[list[str]]:
+    return [[b64e(ct.c1), b64e(ct.c2)] for ct in cts]
+
+
+def decode_deck(data: Any, size: int, what: str) -> list[Ciphertext]:
+    if not isinstance(data, list) or len(data) != size:
+        raise Rejected(f"{what} must list {size} ciphertexts")
+    try:
+        return [
+            deck.check_ciphertext([b64d(c, size=32) for c in pair], f"{what}[{i}]")
+            for i, pair in enumerate(data)
+        ]
+    except (DeckError, TypeError) as exc:
+        raise Rejected(str(exc)) from exc
+
+
+@dataclass
+class PrivateReveal:
+    """Items opened to one seat: the others' shares are public; the receiver adds its own."""
+
+    to: int
+    handles: list[str]
+    cts: list[Ciphertext]
+    shares: list[list[bytes]]
+
+
+@dataclass
+class Tabletop:
+    game: str
+    keys: list[bytes]
+    items: dict[str, list[str]] = field(default_factory=dict)
+    decks: dict[str, list[Ciphertext]] = field(default_factory=dict)
+    passes: list[tuple[int, dict[str, list[Ciphertext]]]] = field(default_factory=list)
+    private: list[PrivateReveal] = field(default_factory=list)
+
+    @staticmethod
+    def check_key(game: str, seat: int, key: str, proof: str) -> bytes:
+        """A seat's deck key, accepted only with a proof that the seat knows its secret (a
+        seat choosing its key after seeing the others' could otherwise open every item)."""
+        raw = b64d(key, size=32, what="deck key")
+        try:
+            deck.check_point(raw, "deck key")
+        except DeckError as exc:
+            raise Rejected(str(exc)) from exc
+        if not deck.verify_key(
+            raw, b64d(proof, size=64, what="deck key proof"), key_context(game, seat)
+        ):
+            raise Rejected("the deck key's proof does not verify")
+        return raw
+
+    @property
+    def joint(self) -> bytes:
+        return deck.joint_key(self.keys)
+
+    def start(self, items: dict[str, list[str]]) -> None:
+        """Seal each deck openly (anyone can check it); the shuffle passes hide it."""
+        self.items = {name: sorted(ids) for name, ids in items.items()}
+        joint = self.joint
+        self.decks = {name: deck.seal(name, ids, joint) for name, ids in self.items.items()}
+
+    def shuffle_body(self, seat: int, secret: bytes) -> dict[str, Any]:
+        joint = self.joint
+        return {
+            "decks": {
+                name: encode_deck(deck.shuffle(cts, joint, secret, name, pass_id(seat)))
+                for name, cts in self.decks.items()
+            }
+        }
+
+    def apply_shuffle(self, seat: int, body: dict[str, Any]) -> None:
+        """Take a seat's shuffle pass. Whether it really is a shuffle of its input can only
+        be checked once the seat's secret is disclosed (``audit``)."""
+        if set(body) != {"decks"} or not isinstance(body["decks"], dict):
+            raise Rejected("a shuffle body holds exactly 'decks'")
+        if set(body["decks"]) != set(self.decks):
+            raise Rejected(f"a shuffle must pass every deck: {', '.join(sorted(self.decks))}")
+        after = {
+            name: decode_deck(body["decks"][name], len(cts), f"deck {name!r}")
+            for name, cts in self.decks.items()
+        }
+        self.passes.append((seat, after))
+        self.decks = after
+
+    def ciphertext(self, handle: str) -> Ciphertext:
+        name, _, index = handle.partition("/")
+        cts = self.decks.get(name)
+        if cts is None or not index.isdigit() or int(index) >= len(cts):
+            raise Rejected(f"no sealed item {handle!r}")
+        return cts[int(index)]
+
+    def share_body(self, reveal: Reveal, parent: str, secret: bytes) -> dict[str, Any]:
+        shares = []
+        for handle in reveal.items:
+            point, proof = deck.share(
+                self.ciphertext(handle), secret, share_context(self.game, parent, handle)
+            )
+            shares.append([b64e(point), b64e(proof)])
+        return {"shares": shares}
+
+    def check_shares(
+        self, seat: int, body: dict[str, Any], reveal: Reveal, parent: str
+    ) -> list[bytes]:
+        """Every share must carry a proof that it was made with the seat's published key."""
+        if set(body) != {"shares"} or not isinstance(body["shares"], list):
+            raise Rejected("a share body holds exactly 'shares'")
+        if len(body["shares"]) != len(reveal.items):
+            raise Rejected(f"{len(reveal.items)} shares are needed, not {len(body['shares'])}")
+        points = []
+        for handle, pair in zip(reveal.items, body["shares"], strict=True):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise Rejected(f"the share for {handle} is malformed")
+            point = b64d(pair[0], size=32, what="share")
+            proof = b64d(pair[1], size=64, what="share proof")
+            context = share_context(self.game, parent, handle)
+            if not deck.verify_share(
+                self.ciphertext(handle), self.keys[seat], point, proof, context
+            ):
+                raise Rejected(f"bad decryption share for {handle}: its proof does not verify")
+            points.append(point)
+        return points
+
+    def open_public(self, reveal: Reveal, shares: dict[int, list[bytes]]) -> dict[str, str]:
+        """Faces of publicly revealed items, from every seat's share."""
+        faces = {}
+        for k, handle in enumerate(reveal.items):
+            point = deck.open_with_shares(self.ciphertext(handle), [s[k] for s in shares.values()])
+            name = handle.partition("/")[0]
+            try:
+                faces[handle] = deck.identify(point, deck.item_table(name, self.items[name]))
+            except DeckError as exc:
+                raise Rejected(
+                    f"{handle} opens to no item of deck {name!r}: a shuffle was dishonest"
+                ) from exc
+        return faces
+
+    def record_private(self, reveal: Reveal, shares: dict[int, list[bytes]]) -> None:
+        assert reveal.to is not None
+        cts = [self.ciphertext(h) for h in reveal.items]
+        per_item = [[s[k] for s in shares.values()] for k in range(len(reveal.items))]
+        self.private.append(PrivateReveal(reveal.to, list(reveal.items), cts, per_item))
+
+    def known_to(self, seat: int, secret: bytes) -> dict[str, str]:
+        """What ``seat`` privately saw, opened with its own secret on its own machine."""
+        known = {}
+        for rev in self.private:
+            if rev.to != seat:
+                continue
+            for handle, ct, others in zip(rev.handles, rev.cts, rev.shares, strict=True):
+                name = handle.partition("/")[0]
+                point = deck.open_private(ct, others, secret)
+                known[handle] = deck.identify(point, deck.item_table(name, self.items[name]))
+        return known
+
+    def check_disclosure(self, seat: int, body: dict[str, Any]) -> bytes:
+        if set(body) != {"deck_secret"}:
+            raise Rejected("a disclosure body holds exactly 'deck_secret'")
+        secret = b64d(body["deck_secret"], size=32, what="deck secret")
+        try:
+            matches = deck.public_key(secret) == self.keys[seat]
+        except DeckError as exc:
+            raise Rejected(f"the disclosed deck secret is malformed: {exc}") from exc
+        if not matches:
+            raise Rejected("the disclosed deck secret does not match the seat's deck key")
+        return secret
+
+    def audit(self, secrets: dict[int, bytes], names: list[str]) -> None:
+        """Re-run every shuffle pass with the disclosed secrets; name the first seat whose
+        output is not a re-randomized permutation of its input (the items changed)."""
+        joint = self.joint
+        for name, ids in self.items.items():
+            current = deck.seal(name, ids, joint)
+            for seat, after in self.passes:
+                if not deck.check_shuffle(
+                    current, after[name], joint, secrets[seat], name, pass_id(seat)
+                ):
+                    raise Rejected(
+                        f"shuffle audit: seat {seat} ({names[seat]}) did not shuffle deck "
+                        f"{name!r} honestly: its output is not a permutation of its input"
+                    )
+                current = after[name]

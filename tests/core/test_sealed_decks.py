@@ -1,0 +1,251 @@
+"""Sealed decks in the engine (DESIGN §7), proven with the ``peek`` test ruleset."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli.main import main
+from pbem.core import deck, gamefile, registry
+from pbem.core.audit import merge_files
+from pbem.core.author import act, automatic, beacon_chain, deck_secret, new_game, private_knowledge
+from pbem.core.canonical import b64e
+from pbem.core.errors import Rejected
+from pbem.core.gamefile import Entry
+from pbem.core.keys import Identity
+from pbem.core.randomness import Rng
+from pbem.core.replay import Replay, replay_file
+from pbem.core.selfplay import bot_identities, play_game
+from pbem.core.tabletop import encode_deck, share_context
+from tests.helpers import Seeded, envelope, signed
+from tests.rulesets.peek import CARDS, Draw, Peek, Play
+
+RULES = registry.get("peek")
+
+
+def started(players: int, seed: int = 1) -> tuple[Replay, list[Identity]]:
+    """Joined, shuffled, dealt: the first seat's turn."""
+    ids = bot_identities(seed, players)
+    replay = new_game(RULES, {}, [i.card for i in ids], ids[0], entropy=Seeded(seed))
+    settle(replay, ids)
+    return replay, ids
+
+
+def settle(replay: Replay, ids: list[Identity]) -> None:
+    """Every automatic step anyone owes."""
+    while any(automatic(replay, ident) for ident in ids):
+        pass
+
+
+def leaks(text: str, secret_items: set[str]) -> list[str]:
+    """Every encoding of a not-publicly-revealed item that a reader could search for."""
+    found = []
+    for item in secret_items:
+        point = deck.item_point("cards", item)
+        for form in (item, b64e(point), point.hex(), item.removeprefix("secretcard")):
+            if len(form) > 2 and form in text:
+                found.append(f"{item} as {form}")
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_selfplay_with_sealed_decks_verifies(players: int, tmp_path) -> None:
+    for seed in range(2):
+        report = play_game(RULES, players, seed, {}, ["random"], tmp_path)
+        text = report.path.read_text()
+        replay = replay_file(gamefile.decode(text), RULES)
+        assert replay.result is not None
+        assert replay.records[-1].kind == "disclose"
+        public = set(replay.state.faces.values())
+        assert not leaks(text.split('"public"')[0], set(CARDS) - public)
+
+
+def test_no_unrevealed_item_in_any_file_along_the_way() -> None:
+    replay, ids = started(3, seed=4)
+    rng = Rng(b"scan")
+    checked = 0
+    while replay.result is None:
+        text = gamefile.encode(replay.to_file())
+        public = set(replay.state.faces.values())
+        assert not leaks(text, set(CARDS) - public), replay.records[-1]
+        seat = replay.remaining()[0]
+        if not automatic(replay, ids[seat]):
+            act(replay, ids[seat], RULES.random_action(replay.state, seat, rng))
+        checked += 1
+    assert checked > 10
+
+
+def test_each_seat_knows_its_own_hand_only() -> None:
+    replay, ids = started(3, seed=5)
+    hands = [private_knowledge(replay, ident) for ident in ids]
+    for seat, known in enumerate(hands):
+        assert set(known) == set(replay.state.hands[seat])
+        assert all(item in CARDS for item in known.values())
+    assert len({item for known in hands for item in known.values()}) == 6
+
+
+def test_a_private_reveal_cannot_be_opened_by_a_third_seat() -> None:
+    replay, ids = started(3, seed=6)
+    private = replay.table.private[0]
+    assert private.to == 0
+    table = deck.item_table("cards", CARDS)
+    eve_secret = deck_secret(ids[2], replay.genesis.game)
+    for ct, others in zip(private.cts, private.shares, strict=True):
+        with pytest.raises(deck.DeckError):
+            deck.identify(deck.open_private(ct, others, eve_secret), table)
+        with pytest.raises(deck.DeckError):
+            deck.identify(deck.open_with_shares(ct, others), table)
+    mine = deck_secret(ids[0], replay.genesis.game)
+    assert deck.identify(deck.open_private(private.cts[0], private.shares[0], mine), table) in CARDS
+
+
+def test_a_forged_share_is_rejected_naming_the_seat() -> None:
+    replay, ids = started(3, seed=7)
+    card = replay.state.hands[0][0]
+    act(replay, ids[0], Play(card=card))
+    automatic(replay, ids[0])  # seat 0 shares; seat 1 will forge
+    aw = replay.awaiting
+    assert aw.decision == "share" and 1 in replay.remaining()
+    wrong = deck_secret(ids[2], replay.genesis.game)  # not seat 1's key
+    point, proof = deck.share(
+        replay.table.ciphertext(card), wrong, share_context(replay.genesis.game, aw.parent, card)
+    )
+    values = beacon_chain(ids[1], replay.genesis.game, replay.genesis.chain)
+    forged = envelope(
+        ids[1],
+        game=replay.genesis.game,
+        parent=aw.parent,
+        decision="share",
+        seat=1,
+        body={"shares": [[b64e(point), b64e(proof)]]},
+        preimage=b64e(values[replay.revealed[1] + 1]),
+    )
+    with pytest.raises(Rejected, match=r"seat 1 \(bot2\): bad decryption share for cards/\d+"):
+        replay.add_envelope(forged)
+
+
+def test_a_shuffle_that_duplicates_an_item_is_caught_at_the_end() -> None:
+    ids = bot_identities(8, 3)
+    replay = new_game(RULES, {}, [i.card for i in ids], ids[0], entropy=Seeded(8))
+    for ident in ids:
+        automatic(replay, ident)
+    automatic(replay, ids[0])  # seat 0's honest shuffle
+    assert replay.awaiting.kind == "shuffle" and replay.awaiting.seats == (1,)
+    table = replay.table
+    honest = deck.shuffle(
+        table.decks["cards"],
+        table.joint,
+        deck_secret(ids[1], replay.genesis.game),
+        "cards",
+        "setup/1",
+    )
+    cheat = list(honest)
+    cheat[-1] = deck.rerandomize(
+        cheat[0], table.joint, (5).to_bytes(32, "little")
+    )  # a copy of another item
+    values = beacon_chain(ids[1], replay.genesis.game, replay.genesis.chain)
+    entry = Entry(
+        kind="shuffle",
+        game=replay.genesis.game,
+        parent=replay.awaiting.parent,
+        seat=1,
+        body={"decks": {"cards": encode_deck(cheat)}},
+        preimage=b64e(values[replay.revealed[1] + 1]),
+    )
+    replay.add(signed(ids[1], "shuffle", entry))  # accepted now: it can only be checked at the end
+    settle(replay, ids)
+    rng = Rng(b"cheat")
+    with pytest.raises(Rejected, match=r"seat 1 \(bot2\) did not shuffle deck 'cards' honestly"):
+        while True:
+            seat = replay.remaining()[0]
+            if not automatic(replay, ids[seat]):
+                act(replay, ids[seat], RULES.random_action(replay.state, seat, rng))
+
+
+def test_a_wrong_disclosed_secret_is_rejected() -> None:
+    replay, ids = started(2, seed=9)
+    rng = Rng(b"end")
+    while replay.awaiting.decision != "disclose":
+        seat = replay.remaining()[0]
+        if not automatic(replay, ids[seat]):
+            act(replay, ids[seat], RULES.random_action(replay.state, seat, rng))
+    values = beacon_chain(ids[0], replay.genesis.game, replay.genesis.chain)
+    bad = envelope(
+        ids[0],
+        game=replay.genesis.game,
+        parent=replay.awaiting.parent,
+        decision="disclose",
+        seat=0,
+        body={"deck_secret": b64e(deck_secret(ids[1], replay.genesis.game))},
+        preimage=b64e(values[replay.revealed[0] + 1]),
+    )
+    with pytest.raises(
+        Rejected, match=r"seat 0 \(bot1\): the disclosed deck secret does not match"
+    ):
+        replay.add_envelope(bad)
+
+
+def test_shares_merged_in_any_order_give_the_same_file() -> None:
+    replay, ids = started(4, seed=10)
+    act(replay, ids[0], Play(card=replay.state.hands[0][0]))
+    base = replay.to_file()
+    copies = []
+    for seat in range(4):
+        copy = replay_file(base, RULES)
+        automatic(copy, ids[seat])
+        copies.append(copy.to_file())
+    names = [f"c{i}" for i in range(4)]
+    results = {
+        gamefile.encode(merge_files([copies[i] for i in perm], [names[i] for i in perm]).to_file())
+        for perm in itertools.islice(itertools.permutations(range(4)), 0, 24, 4)
+    }
+    assert len(results) == 1
+    merged = replay_file(gamefile.decode(results.pop()), RULES)
+    assert merged.records[-1].summary.startswith("revealed cards/")
+
+
+def test_a_peek_moves_nothing_and_is_known_to_the_peeker_only() -> None:
+    replay, ids = started(2, seed=11)
+    top = replay.state.pile[0]
+    act(replay, ids[0], Peek())
+    settle(replay, ids)
+    assert replay.state.pile[0] == top
+    assert top in private_knowledge(replay, ids[0])
+    assert top not in private_knowledge(replay, ids[1])
+    act(replay, ids[0], Draw())
+    settle(replay, ids)
+    assert top in replay.state.hands[0]
+
+
+def test_status_as_shows_the_players_own_hand(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for name in ("ann", "ben"):
+        assert (
+            runner.invoke(
+                main, ["key", "new", name, "--email", f"{name}@example.org", "--no-passphrase"]
+            ).exit_code
+            == 0
+        )
+    assert (
+        runner.invoke(
+            main, ["new", "peek", "--seat", "ann", "--seat", "ben", "--as", "ann", "-o", "p.json"]
+        ).exit_code
+        == 0
+    )
+    f = "p.json"
+    for _ in range(6):
+        for name in ("ann", "ben"):
+            result = runner.invoke(main, ["play", f, "--as", name, "--json"])
+            if result.exit_code == 0:
+                f = json.loads(result.stdout)["file"]
+    result = runner.invoke(main, ["status", f, "--as", "ben"])
+    assert result.exit_code == 0, result.output
+    assert "only you know (decrypted here):" in result.stdout
+    shown = [line for line in result.stdout.splitlines() if line.startswith("cards/")]
+    assert len(shown) == 2 and all("secretcard" in line for line in shown)
+    public = runner.invoke(main, ["status", f])
+    assert "secretcard" not in public.stdout
