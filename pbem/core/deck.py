@@ -364,6 +364,8 @@ class ShufflePass(NamedTuple):
     pubkey: bytes
     seat_secret: bytes
     after: Sequence[Ciphertext]
+    who: str = ""
+    """Who made the pass, for the audit's message (e.g. ``"seat 1 (bob)"``)."""
 
 
 def audit_shuffles(
@@ -377,7 +379,9 @@ def audit_shuffles(
     published key, or whose output is not what its secret gives."""
     current = seal(deck, item_ids, joint_key)
     for step in passes:
-        label = f"deck {deck!r}, shuffle pass {step.pass_id!r}"
+        label = f"deck {deck!r}, shuffle pass {step.pass_id!r}" + (
+            f" by {step.who}" if step.who else ""
+        )
         try:
             matches_key = public_key(step.seat_secret) == step.pubkey
         except DeckError as exc:

@@ -205,13 +205,17 @@ class Tabletop:
         output is not a re-randomized permutation of its input (the items changed)."""
         joint = self.joint
         for name, ids in self.items.items():
-            current = deck.seal(name, ids, joint)
-            for seat, after in self.passes:
-                if not deck.check_shuffle(
-                    current, after[name], joint, secrets[seat], name, pass_id(seat)
-                ):
-                    raise Rejected(
-                        f"shuffle audit: seat {seat} ({names[seat]}) did not shuffle deck "
-                        f"{name!r} honestly: its output is not a permutation of its input"
-                    )
-                current = after[name]
+            passes = [
+                deck.ShufflePass(
+                    pass_id(seat),
+                    self.keys[seat],
+                    secrets[seat],
+                    after[name],
+                    f"seat {seat} ({names[seat]})",
+                )
+                for seat, after in self.passes
+            ]
+            try:
+                deck.audit_shuffles(name, ids, joint, passes)
+            except DeckError as exc:
+                raise Rejected(f"shuffle audit failed: {exc}") from exc

@@ -158,7 +158,11 @@ def test_a_shuffle_that_duplicates_an_item_is_caught_at_the_end() -> None:
     replay.add(signed(ids[1], "shuffle", entry))  # accepted now: it can only be checked at the end
     settle(replay, ids)
     rng = Rng(b"cheat")
-    with pytest.raises(Rejected, match=r"seat 1 \(bot2\) did not shuffle deck 'cards' honestly"):
+    with pytest.raises(
+        Rejected,
+        match=r"shuffle audit failed: deck 'cards', shuffle pass 'setup/1' by seat 1 \(bot2\): "
+        "output is not the shuffle",
+    ):
         while True:
             seat = replay.remaining()[0]
             if not automatic(replay, ids[seat]):
