@@ -20,7 +20,7 @@ from nacl import bindings as nb
 
 from pbem.core import deck as dk
 
-DECK_SIZE = 48
+DECK_SIZE = 65  # the Africanus rat tokens, the largest deck the games seal
 SEATS = 4
 
 
