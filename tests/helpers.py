@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pbem.core import registry
-from pbem.core.author import act, automatic, new_game, sign_item
+from pbem.core.author import act, automatic, new_game, next_preimage, sign_item
 from pbem.core.gamefile import Entry, Envelope, GameFile
 from pbem.core.keys import Identity
 from pbem.core.randomness import Rng
@@ -56,5 +57,42 @@ def resign_last(game: GameFile, identity: Identity, **changes: Any) -> GameFile:
     return game.model_copy(update={"steps": [*game.steps[:-1], forged]})
 
 
-def envelope(identity: Identity, **fields: Any) -> Envelope:
-    return signed(identity, "envelope", Envelope(**fields))
+def forged_envelope(
+    replay: Replay, identity: Identity, seat: int, body: dict[str, Any], **fields: Any
+) -> Envelope:
+    """An envelope for the awaited decision, signed by ``identity`` for ``seat`` with the
+    seat's next preimage: everything right but what ``body`` and ``fields`` change."""
+    aw = replay.awaiting
+    defaults = {
+        "game": replay.genesis.game,
+        "parent": aw.parent,
+        "decision": aw.decision,
+        "preimage": next_preimage(replay, identity, seat),
+    }
+    return signed(identity, "envelope", Envelope(seat=seat, body=body, **{**defaults, **fields}))
+
+
+def forged_entry(
+    replay: Replay, identity: Identity, seat: int, kind: str, body: dict[str, Any]
+) -> Entry:
+    """A single entry on the current head, signed by ``identity`` with its next preimage."""
+    entry = Entry(
+        kind=kind,
+        game=replay.genesis.game,
+        parent=replay.awaiting.parent,
+        seat=seat,
+        body=body,
+        preimage=next_preimage(replay, identity, seat),
+    )
+    return signed(identity, kind, entry)
+
+
+def play_until(
+    replay: Replay, ids: list[Identity], stop: Callable[[Replay], bool], seed: bytes = b"play"
+) -> None:
+    """Random legal play (and every automatic step) until ``stop(replay)`` holds."""
+    rng = Rng(seed)
+    while not stop(replay):
+        seat = replay.remaining()[0]
+        if not automatic(replay, ids[seat]):
+            act(replay, ids[seat], replay.rules.random_action(replay.state, seat, rng))

@@ -95,7 +95,8 @@ def sign_item(identity: Identity, kind: str, item: Any) -> Any:
     return item.model_copy(update={"signature": b64e(signature)})
 
 
-def _next_preimage(replay: Replay, identity: Identity, seat: int) -> str:
+def next_preimage(replay: Replay, identity: Identity, seat: int) -> str:
+    """The beacon chain value the seat's next signed entry must reveal."""
     values = beacon_chain(identity, replay.genesis.game, replay.genesis.chain)
     return b64e(values[replay.revealed[seat] + 1])
 
@@ -103,7 +104,7 @@ def _next_preimage(replay: Replay, identity: Identity, seat: int) -> str:
 def _envelope(replay: Replay, identity: Identity, seat: int, body: dict[str, Any]) -> None:
     aw = replay.awaiting
     assert aw is not None
-    preimage = "" if aw.decision == "join" else _next_preimage(replay, identity, seat)
+    preimage = "" if aw.decision == "join" else next_preimage(replay, identity, seat)
     env = Envelope(
         game=replay.genesis.game,
         parent=aw.parent,
@@ -124,7 +125,7 @@ def _entry(replay: Replay, identity: Identity, seat: int, kind: str, body: dict[
         parent=aw.parent,
         seat=seat,
         body=body,
-        preimage=_next_preimage(replay, identity, seat),
+        preimage=next_preimage(replay, identity, seat),
     )
     replay.add(sign_item(identity, kind, entry))
 

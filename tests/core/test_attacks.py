@@ -7,12 +7,19 @@ import pytest
 
 from pbem.core import gamefile, registry
 from pbem.core.audit import compare_files, merge_files
-from pbem.core.author import act, automatic, beacon_chain
+from pbem.core.author import act, automatic, seal_key_for
 from pbem.core.canonical import b64e
 from pbem.core.errors import Rejected
-from pbem.core.gamefile import Batch, Entry, GameFile, RulesetPin
+from pbem.core.gamefile import Batch, GameFile, RulesetPin
 from pbem.core.replay import replay_file
-from tests.helpers import Seeded, commit_all, envelope, guess_game, resign_last, signed
+from tests.helpers import (
+    Seeded,
+    commit_all,
+    forged_entry,
+    forged_envelope,
+    guess_game,
+    resign_last,
+)
 from tests.rulesets.guess import Choose, Guess
 
 RULES = registry.get("guess")
@@ -75,20 +82,9 @@ def test_dropped_step_breaks_the_hash_link() -> None:
 
 def test_step_by_a_seat_not_awaited() -> None:
     replay, ids = at_turn()
-    aw = replay.awaiting
-    values = beacon_chain(ids[0], replay.genesis.game, replay.genesis.chain)
-    entry = Entry(
-        kind="turn",
-        game=replay.genesis.game,
-        parent=aw.parent,
-        seat=0,
-        body={"action": {"type": "bank"}},
-        preimage=b64e(values[replay.revealed[0] + 1]),
-    )
+    entry = forged_entry(replay, ids[0], 0, "turn", {"action": {"type": "bank"}})
     game = replay.to_file()
-    game = game.model_copy(
-        update={"steps": [*game.steps, signed(ids[0], "turn", entry)], "state": None}
-    )
+    game = game.model_copy(update={"steps": [*game.steps, entry], "state": None})
     with pytest.raises(
         Rejected, match=r"step 4, seat 0 \(bot1\): a turn by this seat was not awaited"
     ):
@@ -126,20 +122,9 @@ def test_envelope_replayed_from_another_game() -> None:
 def test_reused_preimage_is_rejected() -> None:
     replay, ids = guess_game(2, seed=4)
     commit_all(replay, ids, [3, 4])
-    aw = replay.awaiting
     old = replay.steps[-1].envelopes[0].preimage  # seat 0's commit already revealed this one
-    from pbem.core.author import seal_key_for
-
     key = seal_key_for(replay, ids[0], 0, replay.steps[-1].parent, "commit:guess")
-    reused = envelope(
-        ids[0],
-        game=replay.genesis.game,
-        parent=aw.parent,
-        decision=aw.decision,
-        seat=0,
-        body={"key": b64e(key)},
-        preimage=old,
-    )
+    reused = forged_envelope(replay, ids[0], 0, {"key": b64e(key)}, preimage=old)
     with pytest.raises(Rejected, match=r"seat 0 \(bot1\): beacon preimage does not follow"):
         replay.add_envelope(reused)
 
@@ -149,16 +134,7 @@ def test_reveal_that_does_not_open() -> None:
     commit_all(replay, ids, [3, 4])
     aw = replay.awaiting
     assert aw.decision == "reveal:guess"
-    values = beacon_chain(ids[0], replay.genesis.game, replay.genesis.chain)
-    bad = envelope(
-        ids[0],
-        game=replay.genesis.game,
-        parent=aw.parent,
-        decision=aw.decision,
-        seat=0,
-        body={"key": b64e(bytes(32))},
-        preimage=b64e(values[replay.revealed[0] + 1]),
-    )
+    bad = forged_envelope(replay, ids[0], 0, {"key": b64e(bytes(32))})
     with pytest.raises(
         Rejected, match=r"seat 0 \(bot1\): the revealed key does not open the commitment"
     ):
@@ -169,17 +145,7 @@ def test_copied_commitment_is_rejected() -> None:
     replay, ids = guess_game(2, seed=4)
     act(replay, ids[0], Guess(value=6), entropy=Seeded(2))
     theirs = replay.open_batch.envelopes[0]
-    aw = replay.awaiting
-    values = beacon_chain(ids[1], replay.genesis.game, replay.genesis.chain)
-    copy = envelope(
-        ids[1],
-        game=replay.genesis.game,
-        parent=aw.parent,
-        decision=aw.decision,
-        seat=1,
-        body=dict(theirs.body),
-        preimage=b64e(values[replay.revealed[1] + 1]),
-    )
+    copy = forged_envelope(replay, ids[1], 1, dict(theirs.body))
     with pytest.raises(
         Rejected, match=r"seat 1 \(bot2\): copied commitment: identical to seat 0's"
     ):
@@ -251,15 +217,8 @@ def test_equivocating_envelopes_in_a_batch() -> None:
 def test_batch_with_envelope_for_wrong_decision() -> None:
     replay, ids = guess_game(2, seed=4)
     aw = replay.awaiting
-    values = beacon_chain(ids[0], replay.genesis.game, replay.genesis.chain)
-    env = envelope(
-        ids[0],
-        game=replay.genesis.game,
-        parent=aw.parent,
-        decision="act:guess",
-        seat=0,
-        body={"action": {"type": "guess", "value": 3}},
-        preimage=b64e(values[replay.revealed[0] + 1]),
+    env = forged_envelope(
+        replay, ids[0], 0, {"action": {"type": "guess", "value": 3}}, decision="act:guess"
     )
     game = replay.to_file()
     batch = Batch(parent=aw.parent, decision="act:guess", envelopes=[env])

@@ -11,16 +11,14 @@ from click.testing import CliRunner
 from pbem.cli.main import main
 from pbem.core import deck, gamefile, registry
 from pbem.core.audit import merge_files
-from pbem.core.author import act, automatic, beacon_chain, deck_secret, new_game, private_knowledge
+from pbem.core.author import act, automatic, deck_secret, new_game, private_knowledge
 from pbem.core.canonical import b64e
 from pbem.core.errors import Rejected
-from pbem.core.gamefile import Entry
 from pbem.core.keys import Identity
-from pbem.core.randomness import Rng
 from pbem.core.replay import Replay, replay_file
 from pbem.core.selfplay import bot_identities, play_game
 from pbem.core.tabletop import encode_deck, share_context
-from tests.helpers import Seeded, envelope, signed
+from tests.helpers import Seeded, forged_entry, forged_envelope, play_until
 from tests.rulesets.peek import CARDS, Draw, Peek, Play
 
 RULES = registry.get("peek")
@@ -65,17 +63,16 @@ def test_selfplay_with_sealed_decks_verifies(players: int, tmp_path) -> None:
 
 def test_no_unrevealed_item_in_any_file_along_the_way() -> None:
     replay, ids = started(3, seed=4)
-    rng = Rng(b"scan")
-    checked = 0
-    while replay.result is None:
-        text = gamefile.encode(replay.to_file())
-        public = set(replay.state.faces.values())
-        assert not leaks(text, set(CARDS) - public), replay.records[-1]
-        seat = replay.remaining()[0]
-        if not automatic(replay, ids[seat]):
-            act(replay, ids[seat], RULES.random_action(replay.state, seat, rng))
-        checked += 1
-    assert checked > 10
+    seen = []
+
+    def scan(r: Replay) -> bool:
+        text = gamefile.encode(r.to_file())
+        assert not leaks(text, set(CARDS) - set(r.state.faces.values())), r.records[-1]
+        seen.append(len(r.steps))
+        return r.result is not None
+
+    play_until(replay, ids, scan)
+    assert len(seen) > 10
 
 
 def test_each_seat_knows_its_own_hand_only() -> None:
@@ -113,16 +110,7 @@ def test_a_forged_share_is_rejected_naming_the_seat() -> None:
     point, proof = deck.share(
         replay.table.ciphertext(card), wrong, share_context(replay.genesis.game, aw.parent, card)
     )
-    values = beacon_chain(ids[1], replay.genesis.game, replay.genesis.chain)
-    forged = envelope(
-        ids[1],
-        game=replay.genesis.game,
-        parent=aw.parent,
-        decision="share",
-        seat=1,
-        body={"shares": [[b64e(point), b64e(proof)]]},
-        preimage=b64e(values[replay.revealed[1] + 1]),
-    )
+    forged = forged_envelope(replay, ids[1], 1, {"shares": [[b64e(point), b64e(proof)]]})
     with pytest.raises(Rejected, match=r"seat 1 \(bot2\): bad decryption share for cards/\d+"):
         replay.add_envelope(forged)
 
@@ -146,46 +134,21 @@ def test_a_shuffle_that_duplicates_an_item_is_caught_at_the_end() -> None:
     cheat[-1] = deck.rerandomize(
         cheat[0], table.joint, (5).to_bytes(32, "little")
     )  # a copy of another item
-    values = beacon_chain(ids[1], replay.genesis.game, replay.genesis.chain)
-    entry = Entry(
-        kind="shuffle",
-        game=replay.genesis.game,
-        parent=replay.awaiting.parent,
-        seat=1,
-        body={"decks": {"cards": encode_deck(cheat)}},
-        preimage=b64e(values[replay.revealed[1] + 1]),
-    )
-    replay.add(signed(ids[1], "shuffle", entry))  # accepted now: it can only be checked at the end
-    settle(replay, ids)
-    rng = Rng(b"cheat")
+    entry = forged_entry(replay, ids[1], 1, "shuffle", {"decks": {"cards": encode_deck(cheat)}})
+    replay.add(entry)  # accepted now: it can only be checked at the end
     with pytest.raises(
         Rejected,
         match=r"shuffle audit failed: deck 'cards', shuffle pass 'setup/1' by seat 1 \(bot2\): "
         "output is not the shuffle",
     ):
-        while True:
-            seat = replay.remaining()[0]
-            if not automatic(replay, ids[seat]):
-                act(replay, ids[seat], RULES.random_action(replay.state, seat, rng))
+        play_until(replay, ids, lambda r: r.result is not None)
 
 
 def test_a_wrong_disclosed_secret_is_rejected() -> None:
     replay, ids = started(2, seed=9)
-    rng = Rng(b"end")
-    while replay.awaiting.decision != "disclose":
-        seat = replay.remaining()[0]
-        if not automatic(replay, ids[seat]):
-            act(replay, ids[seat], RULES.random_action(replay.state, seat, rng))
-    values = beacon_chain(ids[0], replay.genesis.game, replay.genesis.chain)
-    bad = envelope(
-        ids[0],
-        game=replay.genesis.game,
-        parent=replay.awaiting.parent,
-        decision="disclose",
-        seat=0,
-        body={"deck_secret": b64e(deck_secret(ids[1], replay.genesis.game))},
-        preimage=b64e(values[replay.revealed[0] + 1]),
-    )
+    play_until(replay, ids, lambda r: r.awaiting.decision == "disclose")
+    wrong = deck_secret(ids[1], replay.genesis.game)
+    bad = forged_envelope(replay, ids[0], 0, {"deck_secret": b64e(wrong)})
     with pytest.raises(
         Rejected, match=r"seat 0 \(bot1\): the disclosed deck secret does not match"
     ):

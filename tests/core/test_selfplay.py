@@ -51,3 +51,12 @@ def test_chance_after_a_batch_uses_the_batch_preimages() -> None:
     value = draw_value(b"batch", b64d(replay.genesis.game), bytes.fromhex(batch.parent), *preimages)
     assert replay.state.leader == Rng(value).choice([0, 1, 2])
     assert replay.awaiting.seats == (replay.state.leader,)
+
+
+def test_files_survive_a_mail_body(tmp_path) -> None:
+    """No line over 998 characters (RFC 5322), ASCII only, no floats (DESIGN §3)."""
+    report = play_game(RULES, 4, 5, RULES.parse_options({}), ["random"], tmp_path)
+    text = report.path.read_text()
+    assert text.isascii()
+    assert max(len(line) for line in text.splitlines()) <= 998
+    assert gamefile.decode(text.replace("\n", "\r\n")).steps == gamefile.decode(text).steps
