@@ -216,18 +216,24 @@ def play(
 ) -> None:
     """Check your move against the rules, sign it and write the new file.
 
-    ACTION is in the game's notation; several actions may be given separated by ';'.
-    Without ACTION, only the automatic steps you owe are made."""
+    ACTION is in the game's notation; several actions may be given separated by ';'. They
+    are played in order until the game must wait for others (say, their shares for a
+    reveal); the rest is reported, to be played with the next command. Without ACTION, only
+    the automatic steps you owe are made."""
     replay = load(file)
     me = seat_identity(replay, as_name, required=True)
     seat = seat_of(replay, me)
     made = auto(replay, me)
     done: list[str] = []
-    for part in [p.strip() for p in (action or "").split(";") if p.strip()]:
+    parts = [p.strip() for p in (action or "").split(";") if p.strip()]
+    if parts and seat not in replay.remaining():
+        raise Rejected(
+            f"cannot play {parts[0]!r}: it is not your move ({describe_awaiting(replay)})"
+        )
+    for k, part in enumerate(parts):
         if seat not in replay.remaining():
-            raise Rejected(
-                f"cannot play {part!r}: it is not your move ({describe_awaiting(replay)})"
-            )
+            left = parts[k:]
+            break
         try:
             parsed = replay.rules.parse_action(replay.state, seat, part)
         except RulesError as exc:
@@ -235,13 +241,17 @@ def play(
         act(replay, me, parsed)
         done.append(part)
         made += auto(replay, me)
+    else:
+        left = []
     if not done and not made:
         raise Rejected(f"nothing to do: {describe_awaiting(replay)}")
     target = output_path(file, replay, output)
     save(replay, target)
     report, lines = next_steps(replay, target, me)
-    report.update(played=done, automatic=made)
+    report.update(played=done, automatic=made, not_played=left)
     head = [f"played: {'; '.join(done)}"] if done else []
+    if left:
+        head.append(f"waiting for others before: {'; '.join(left)} (play it on the next file)")
     emit(as_json, report, [*head, f"wrote {target}", *lines])
 
 
