@@ -184,6 +184,9 @@ def act(replay: Replay, identity: Identity, action: Any, *, entropy: Entropy = o
         raise Rejected(f"nothing to decide now: {describe_awaiting(replay)}")
     try:
         replay.rules.check(replay.state, seat, action)
+        if replay.table.private:
+            known = private_knowledge(replay, identity)
+            replay.rules.check_private(replay.state, seat, action, known)
     except RulesError as exc:
         raise Rejected(str(exc)) from exc
     data = replay.rules.dump_action(action)

@@ -31,7 +31,17 @@ from pbem.core.gamefile import (
     step_hash,
 )
 from pbem.core.randomness import Rng, chain_step, draw_value
-from pbem.core.rules import Chance, Over, Parallel, Result, Reveal, RulesError, Ruleset, Turn
+from pbem.core.rules import (
+    Chance,
+    Over,
+    Parallel,
+    Reshuffle,
+    Result,
+    Reveal,
+    RulesError,
+    Ruleset,
+    Turn,
+)
 from pbem.core.sealing import open_sealed
 from pbem.core.tabletop import Tabletop
 
@@ -100,6 +110,7 @@ class Replay:
     secrets: dict[int, bytes] = field(default_factory=dict)
     """Deck secrets disclosed at the end, by seat."""
     _final: Result | None = None
+    _reshuffle: Reshuffle | None = None
     _author: int | None = None
     _setup_draw: bool = False
 
@@ -386,9 +397,13 @@ class Replay:
         elif entry.kind == "shuffle":
             if seat + 1 < len(self.names):
                 self.awaiting = Awaiting("shuffle", (seat + 1,), digest, "shuffle")
-            else:
+                return
+            self.table.unshuffled = []
+            if self._reshuffle is None:
                 self._advance(digest, setup=True)
-            return
+                return
+            self.state = self.rules.apply_reshuffle(self.state, self._reshuffle)
+            self._reshuffle = None
         elif self._setup_draw:
             self._setup_draw = False
             self._setup(value, digest)
@@ -505,7 +520,7 @@ class Replay:
             self._author = None
             items = self.rules.sealed_decks(self.genesis.options, len(self.names))
             if items:
-                self.table.start(items)
+                self.table.add_decks(items)
                 self.awaiting = Awaiting("shuffle", (0,), digest, "shuffle")
             else:
                 self._advance(digest, setup=True)
@@ -588,6 +603,12 @@ class Replay:
             who = "everyone" if decision.to is None else self.names[decision.to]
             prompt = f"open {len(decision.items)} sealed item(s) to {who}"
             self.awaiting = Awaiting("batch", seats, parent, "share", prompt)
+        elif isinstance(decision, Reshuffle):
+            self.table.add_decks({decision.deck: decision.items})
+            self._reshuffle = decision
+            self.awaiting = Awaiting(
+                "shuffle", (0,), parent, "shuffle", f"shuffle deck {decision.deck}"
+            )
         elif isinstance(decision, Over):
             if self.table.items:
                 self._final = decision.result

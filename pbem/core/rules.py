@@ -75,6 +75,17 @@ class Reveal(Model):
     to: int | None = None
 
 
+class Reshuffle(Model):
+    """Seal ``items`` (known to all, e.g. a face-up discard pile) as a new deck ``deck`` and
+    have every seat shuffle it, like the decks of ``sealed_decks`` at setup. The engine then
+    calls ``Ruleset.apply_reshuffle``; the new handles are ``"<deck>/<i>"``. A deck name is
+    used once per game (``regions-2``, ``regions-3``, ...)."""
+
+    kind: Literal["reshuffle"] = "reshuffle"
+    deck: str
+    items: list[str]
+
+
 class Result(Model):
     """The end of a game: scores per seat (in seat order) and the winning seats."""
 
@@ -90,7 +101,9 @@ class Over(Model):
     result: Result
 
 
-Decision = Annotated[Turn | Parallel | Chance | Reveal | Over, Field(discriminator="kind")]
+Decision = Annotated[
+    Turn | Parallel | Chance | Reveal | Reshuffle | Over, Field(discriminator="kind")
+]
 
 Bot = Callable[["Ruleset", Any, int, Rng], Any]
 """A bot picks an action for ``seat`` in ``state``; ``rng`` is its own deterministic stream."""
@@ -194,6 +207,19 @@ class Ruleset(ABC):
         """Continue after a ``Reveal``: ``faces`` maps each handle to its item id for a public
         reveal, and is None for a private one."""
         raise NotImplementedError(f"{self.id} has no sealed items")
+
+    def apply_reshuffle(self, state: BaseModel, reshuffle: Reshuffle) -> BaseModel:
+        """Continue once the deck of a ``Reshuffle`` is sealed and shuffled by every seat."""
+        raise NotImplementedError(f"{self.id} has no reshuffles")
+
+    def check_private(
+        self, state: BaseModel, seat: int, action: Any, known: Mapping[str, str]
+    ) -> None:
+        """Check what only ``seat`` can check, before it signs: ``known`` maps the handles
+        opened to it alone to their items (e.g. that a region card it plays shows the right
+        icon). Everyone checks the same once the items are revealed; this spares an honest
+        player a move that would be refused then. Default: nothing to check."""
+        return None
 
     # ----- text ------------------------------------------------------------------------------
 

@@ -30,9 +30,10 @@ def share_context(game: str, parent: str, handle: str) -> bytes:
     return b"pbem/1/deck-share\0" + canonical([game, parent, handle])
 
 
-def pass_id(seat: int) -> str:
-    """The setup shuffle pass of ``seat`` (its permutation is derived from it)."""
-    return f"setup/{seat}"
+def pass_id(name: str, seat: int) -> str:
+    """The shuffle pass of ``seat`` on deck ``name`` (its permutation is derived from it);
+    decks are never re-shuffled under the same name, so a pass id is never reused."""
+    return f"{name}/{seat}"
 
 
 def encode_deck(cts: list[Ciphertext]) -> list[list[str]]:
@@ -67,7 +68,9 @@ class Tabletop:
     keys: list[bytes]
     items: dict[str, list[str]] = field(default_factory=dict)
     decks: dict[str, list[Ciphertext]] = field(default_factory=dict)
-    passes: list[tuple[int, dict[str, list[Ciphertext]]]] = field(default_factory=list)
+    passes: dict[str, list[tuple[int, list[Ciphertext]]]] = field(default_factory=dict)
+    unshuffled: list[str] = field(default_factory=list)
+    """Decks added and not yet passed through every seat's shuffle."""
     private: list[PrivateReveal] = field(default_factory=list)
 
     @staticmethod
@@ -89,18 +92,26 @@ class Tabletop:
     def joint(self) -> bytes:
         return deck.joint_key(self.keys)
 
-    def start(self, items: dict[str, list[str]]) -> None:
-        """Seal each deck openly (anyone can check it); the shuffle passes hide it."""
-        self.items = {name: sorted(ids) for name, ids in items.items()}
+    def add_decks(self, items: dict[str, list[str]]) -> None:
+        """Seal new decks openly (anyone can check them); every seat's shuffle pass then
+        hides them. A deck name is used once per game."""
         joint = self.joint
-        self.decks = {name: deck.seal(name, ids, joint) for name, ids in self.items.items()}
+        for name, ids in items.items():
+            if name in self.items or "/" in name or not name:
+                raise Rejected(f"deck name {name!r} is used already or is not a name")
+            self.items[name] = sorted(ids)
+            self.decks[name] = deck.seal(name, self.items[name], joint)
+            self.passes[name] = []
+            self.unshuffled.append(name)
 
     def shuffle_body(self, seat: int, secret: bytes) -> dict[str, Any]:
         joint = self.joint
         return {
             "decks": {
-                name: encode_deck(deck.shuffle(cts, joint, secret, name, pass_id(seat)))
-                for name, cts in self.decks.items()
+                name: encode_deck(
+                    deck.shuffle(self.decks[name], joint, secret, name, pass_id(name, seat))
+                )
+                for name in self.unshuffled
             }
         }
 
@@ -109,14 +120,12 @@ class Tabletop:
         be checked once the seat's secret is disclosed (``audit``)."""
         if set(body) != {"decks"} or not isinstance(body["decks"], dict):
             raise Rejected("a shuffle body holds exactly 'decks'")
-        if set(body["decks"]) != set(self.decks):
-            raise Rejected(f"a shuffle must pass every deck: {', '.join(sorted(self.decks))}")
-        after = {
-            name: decode_deck(body["decks"][name], len(cts), f"deck {name!r}")
-            for name, cts in self.decks.items()
-        }
-        self.passes.append((seat, after))
-        self.decks = after
+        if set(body["decks"]) != set(self.unshuffled):
+            raise Rejected(f"a shuffle must pass exactly: {', '.join(sorted(self.unshuffled))}")
+        for name in self.unshuffled:
+            after = decode_deck(body["decks"][name], len(self.decks[name]), f"deck {name!r}")
+            self.passes[name].append((seat, after))
+            self.decks[name] = after
 
     def ciphertext(self, handle: str) -> Ciphertext:
         name, _, index = handle.partition("/")
@@ -207,13 +216,13 @@ class Tabletop:
         for name, ids in self.items.items():
             passes = [
                 deck.ShufflePass(
-                    pass_id(seat),
+                    pass_id(name, seat),
                     self.keys[seat],
                     secrets[seat],
-                    after[name],
+                    after,
                     f"seat {seat} ({names[seat]})",
                 )
-                for seat, after in self.passes
+                for seat, after in self.passes[name]
             ]
             try:
                 deck.audit_shuffles(name, ids, joint, passes)

@@ -17,7 +17,7 @@ from pbem.core.errors import Rejected
 from pbem.core.keys import Identity
 from pbem.core.replay import Replay, replay_file
 from pbem.core.selfplay import bot_identities, play_game
-from pbem.core.tabletop import encode_deck, share_context
+from pbem.core.tabletop import encode_deck, pass_id, share_context
 from tests.helpers import Seeded, forged_entry, forged_envelope, play_until
 from tests.rulesets.peek import CARDS, Draw, Peek, Play
 
@@ -123,13 +123,8 @@ def test_a_shuffle_that_duplicates_an_item_is_caught_at_the_end() -> None:
     automatic(replay, ids[0])  # seat 0's honest shuffle
     assert replay.awaiting.kind == "shuffle" and replay.awaiting.seats == (1,)
     table = replay.table
-    honest = deck.shuffle(
-        table.decks["cards"],
-        table.joint,
-        deck_secret(ids[1], replay.genesis.game),
-        "cards",
-        "setup/1",
-    )
+    secret = deck_secret(ids[1], replay.genesis.game)
+    honest = deck.shuffle(table.decks["cards"], table.joint, secret, "cards", pass_id("cards", 1))
     cheat = list(honest)
     cheat[-1] = deck.rerandomize(
         cheat[0], table.joint, (5).to_bytes(32, "little")
@@ -138,7 +133,7 @@ def test_a_shuffle_that_duplicates_an_item_is_caught_at_the_end() -> None:
     replay.add(entry)  # accepted now: it can only be checked at the end
     with pytest.raises(
         Rejected,
-        match=r"shuffle audit failed: deck 'cards', shuffle pass 'setup/1' by seat 1 \(bot2\): "
+        match=r"shuffle audit failed: deck 'cards', shuffle pass 'cards/1' by seat 1 \(bot2\): "
         "output is not the shuffle",
     ):
         play_until(replay, ids, lambda r: r.result is not None)
@@ -216,3 +211,22 @@ def test_status_as_shows_the_players_own_hand(tmp_path, monkeypatch) -> None:
     assert len(shown) == 2 and all("secretcard" in line for line in shown)
     public = runner.invoke(main, ["status", f])
     assert "secretcard" not in public.stdout
+
+
+def test_a_face_up_pile_is_sealed_and_shuffled_anew() -> None:
+    replay, ids = started(2, seed=12)
+    played = replay.state.hands[0][0]
+    act(replay, ids[0], Play(card=played))
+    settle(replay, ids)
+    item = replay.state.faces[played]
+    while replay.state.pile:
+        act(replay, ids[1], Draw())
+        settle(replay, ids)
+    act(replay, ids[1], Draw())  # the pile is empty: the played card becomes a new deck
+    assert replay.awaiting.kind == "shuffle" and replay.table.unshuffled == ["cards2"]
+    settle(replay, ids)
+    assert [r.kind for r in replay.records[-4:]] == ["turn", "shuffle", "shuffle", "share"]
+    assert private_knowledge(replay, ids[1])["cards2/0"] == item
+    assert "cards2/0" not in private_knowledge(replay, ids[0])
+    play_until(replay, ids, lambda r: r.result is not None)
+    assert replay.records[-1].summary == "deck secrets disclosed; every shuffle audited"

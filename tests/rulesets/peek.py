@@ -3,8 +3,9 @@
 Sixteen cards ``secretcard01`` … ``secretcard16`` (worth their number) are sealed and
 shuffled by every seat. Each seat is dealt two cards privately (one private reveal per
 seat). Then, in turn, each seat either plays a card from its hand (a public reveal: it
-scores the card's value), draws the top card of the pile into its hand (a private reveal),
-or, once per game, peeks at the top card of the pile (a private reveal that moves nothing).
+scores the card's value), draws the top card of the pile into its hand (a private reveal;
+an empty pile is made anew from the played cards, sealed and shuffled by every seat), or,
+once per game, peeks at the top card of the pile (a private reveal that moves nothing).
 The game ends when every seat has played two cards; the highest total wins, ties share.
 """
 
@@ -15,7 +16,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from pbem.core.rules import Decision, Model, Over, Result, Reveal, RulesError, Ruleset, Turn
+from pbem.core.rules import (
+    Decision,
+    Model,
+    Over,
+    Reshuffle,
+    Result,
+    Reveal,
+    RulesError,
+    Ruleset,
+    Turn,
+)
 
 CARDS = [f"secretcard{n:02d}" for n in range(1, 17)]
 PLAYS = 2
@@ -45,8 +56,11 @@ class PeekState(Model):
     peeked: list[bool]
     dealing: int = 0
     turn: int = 0
-    pending: Reveal | None = None
+    pending: Reveal | Reshuffle | None = None
     faces: dict[str, str] = Field(default_factory=dict)
+    discard: list[str] = Field(default_factory=list)
+    """Played cards, face up: the next pile when the pile runs out."""
+    piles: int = 1
 
 
 class PeekGame(Ruleset):
@@ -86,10 +100,10 @@ class PeekGame(Ruleset):
         if state.pending is not None or seat != state.turn:
             return []
         out: list[Any] = [Play(card=h) for h in state.hands[seat]]
-        if state.pile:
+        if state.pile or state.discard:
             out.append(Draw())
-            if not state.peeked[seat]:
-                out.append(Peek())
+        if state.pile and not state.peeked[seat]:
+            out.append(Peek())
         return out
 
     def check(self, state: PeekState, seat: int, action: Any) -> None:
@@ -102,13 +116,27 @@ class PeekGame(Ruleset):
             new.hands[seat].remove(action.card)
             new.played[seat].append(action.card)
             new.pending = Reveal(items=[action.card])
+        elif isinstance(action, Draw) and not new.pile:
+            new.piles += 1
+            new.pending = Reshuffle(deck=f"cards{new.piles}", items=sorted(new.discard))
+            new.discard = []
         elif isinstance(action, Draw):
-            card = new.pile.pop(0)
-            new.hands[seat].append(card)
-            new.pending = Reveal(items=[card], to=seat)
+            self._draw(new, seat)
         else:
             new.peeked[seat] = True
             new.pending = Reveal(items=[new.pile[0]], to=seat)
+        return new
+
+    @staticmethod
+    def _draw(state: PeekState, seat: int) -> None:
+        card = state.pile.pop(0)
+        state.hands[seat].append(card)
+        state.pending = Reveal(items=[card], to=seat)
+
+    def apply_reshuffle(self, state: PeekState, reshuffle: Reshuffle) -> PeekState:
+        new = state.model_copy(deep=True)
+        new.pile = [f"{reshuffle.deck}/{i}" for i in range(len(reshuffle.items))]
+        self._draw(new, new.turn)
         return new
 
     def apply_reveal(
@@ -125,6 +153,7 @@ class PeekGame(Ruleset):
             new.faces.update(faces)
             for card in faces.values():
                 new.scores[new.turn] += int(card.removeprefix("secretcard"))
+                new.discard.append(card)
             new.turn = self._next(new)
         return new
 
