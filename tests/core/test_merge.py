@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.core import gamefile
+from pbem.core import gamefile, registry
 from pbem.core.audit import compare, merge_files
 from pbem.core.author import act, automatic
+from pbem.core.errors import Rejected
 from pbem.core.replay import replay_file
 from tests.helpers import Seeded, guess_game
 from tests.rulesets.guess import Guess
@@ -65,3 +67,30 @@ def test_merged_reveals_continue_the_game() -> None:
     for ident in ids:
         automatic(replay, ident)
     assert replay.awaiting.kind in {"turn", "beacon"}
+
+
+def test_extend_takes_new_envelopes_of_the_open_batch() -> None:
+    """A recipient who verified a copy with seat 2's envelope takes a newer copy that also
+    holds seat 0's, without verifying the prefix again."""
+    (only_two,) = copies_with_envelopes(3, [[2]])
+    (both,) = copies_with_envelopes(3, [[2, 0]])
+    recipient = replay_file(only_two, registry.get("guess"))
+    recipient.extend(both)
+    assert [e.seat for e in recipient.open_batch.envelopes] == [0, 2]
+    assert recipient.remaining() == (1,)
+
+
+def test_extend_refuses_a_rollback_and_a_fork() -> None:
+    rules = registry.get("guess")
+    (ahead,) = copies_with_envelopes(2, [[0, 1]])
+    recipient = replay_file(ahead, rules)
+    older = ahead.model_copy(update={"steps": ahead.steps[:2], "state": None})
+    with pytest.raises(Rejected, match=r"fewer than the 3 already verified \(rollback\)"):
+        recipient.extend(older)
+    base, ids = guess_game(2, seed=2)
+    start = base.to_file()
+    one, two = replay_file(start, rules), replay_file(start, rules)
+    act(one, ids[0], Guess(value=3), entropy=Seeded(1))
+    act(two, ids[0], Guess(value=4), entropy=Seeded(2))
+    with pytest.raises(Rejected, match=r"step 2: differs from the copy verified before \(fork\)"):
+        one.extend(two.to_file())
