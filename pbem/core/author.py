@@ -155,6 +155,8 @@ def automatic(replay: Replay, identity: Identity) -> int:
             _envelope(replay, identity, seat, body)
         elif aw.kind == "beacon":
             _entry(replay, identity, seat, "beacon", {})
+        elif aw.decision == "beacon":
+            _envelope(replay, identity, seat, {})
         elif aw.kind == "shuffle":
             body = replay.table.shuffle_body(seat, deck_secret(identity, game))
             _entry(replay, identity, seat, "shuffle", body)

@@ -70,6 +70,7 @@ class Entry(Strict):
 class Envelope(Strict):
     """One seat's signed part of a parallel decision. ``decision`` is ``join``,
     ``act:NAME`` (open actions), ``commit:NAME`` or ``reveal:NAME`` (sealed ones, §6),
+    ``beacon`` (preimages for a draw that follows open actions),
     ``share`` (decryption shares for a reveal of sealed items, §7) or ``disclose`` (deck
     secrets at the end). A join envelope publishes the seat's chain head and deck key and
     reveals no preimage."""

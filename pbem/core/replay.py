@@ -444,6 +444,9 @@ class Replay:
                 raise Rejected("a join body holds exactly 'head', 'deck_key' and 'deck_proof'")
             b64d(body["head"], size=32, what="chain head")
             Tabletop.check_key(self.genesis.game, env.seat, body["deck_key"], body["deck_proof"])
+        elif kind == "beacon":
+            if body:
+                raise Rejected("a beacon body is empty")
         elif kind == "share":
             assert self.reveal is not None
             self.shares[env.seat] = self.table.check_shares(
@@ -540,9 +543,17 @@ class Replay:
             return
         if kind == "share":
             self._complete_reveal(index, seats, digest)
+        elif kind == "beacon":
+            self.records.append(Record(index, kind, seats, "randomness supplied", digest))
         else:
             self._apply_actions(batch, index, seats, digest)
-        if isinstance(self.rules.pending(self.state), Chance):
+        chance = isinstance(self.rules.pending(self.state), Chance)
+        if chance and kind == "act":
+            # Whoever signed an open action last knew every preimage in this batch when it
+            # chose: the draw waits for preimages revealed after every choice was signed.
+            self.awaiting = Awaiting("batch", tuple(seats), digest, "beacon", "supply randomness")
+            return
+        if chance:
             self._resolve(
                 Rng(draw_value(b"batch", self._game_bytes, bytes.fromhex(batch.parent), *preimages))
             )

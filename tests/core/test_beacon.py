@@ -7,7 +7,7 @@ from pbem.core.canonical import b64d
 from pbem.core.randomness import Rng, chain_step, draw_value
 from pbem.core.rules import Turn
 from tests.helpers import commit_all, guess_game
-from tests.rulesets.guess import Choose
+from tests.rulesets.guess import Choose, Guess
 
 
 def test_setup_draw_is_supplied_by_the_creator_from_all_heads() -> None:
@@ -53,3 +53,25 @@ def test_chains_are_derived_from_the_identity_and_game() -> None:
     assert b64d(replay.genesis.head) == chain[0]
     other, _ = guess_game(2, seed=24)
     assert beacon_chain(ids[0], other.genesis.game, other.genesis.chain)[0] != chain[0]
+
+
+def test_a_draw_after_open_actions_waits_for_a_beacon_batch() -> None:
+    """The last seat to sign an open action knew every preimage of its batch when it chose;
+    so the draw takes preimages revealed in a beacon batch after all choices (DESIGN §5)."""
+    replay, ids = guess_game(3, seed=25, open="true")
+    for ident in ids:
+        act(replay, ident, Guess(value=5))  # a three-way tie: broken by a draw
+    act_batch = replay.steps[-1]
+    assert act_batch.decision == "act:guess"
+    assert replay.awaiting.decision == "beacon" and replay.awaiting.seats == (0, 1, 2)
+    assert replay.state.leader is None
+    for ident in ids:
+        automatic(replay, ident)
+    beacon = replay.steps[-1]
+    assert beacon.decision == "beacon" and beacon.parent == replay.records[-2].hash
+    preimages = [b64d(env.preimage) for env in beacon.envelopes]
+    value = draw_value(
+        b"batch", b64d(replay.genesis.game), bytes.fromhex(beacon.parent), *preimages
+    )
+    assert replay.state.leader == Rng(value).choice([0, 1, 2])
+    assert replay.records[-1].summary == "randomness supplied"
