@@ -23,6 +23,7 @@ from pbem.cli.common import (
     load,
     reports_errors,
 )
+from pbem.core import gamefile
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.files import atomic_write
 from pbem.core.keys import IdentityCard, Keyring, default_home
@@ -34,6 +35,9 @@ from pbem.mail.compose import message_for
 from pbem.mail.inbox import describe, import_message
 from pbem.mail.robot import Robot
 from pbem.mail.sources import read_messages
+
+#: ``pbem receive`` lists at most this many new steps per game.
+SHOWN = 12
 
 
 def _ask() -> Any:
@@ -87,12 +91,18 @@ def send(
     eml: Path | None,
     as_json: bool,
 ) -> None:
-    """Mail FILE to the players awaited now, the others in Cc; keep it in the store."""
-    replay = load(file)
+    """Mail FILE to the players awaited now, the others in Cc; keep it in the store.
+
+    If the store holds envelopes that FILE lacks (received meanwhile for the same parallel
+    step), the merged version is sent: it holds everything FILE holds."""
+    game = gamefile.read(file)
+    imported = Store().import_game(game, str(file))  # verifies it, against the head if known
+    replay = imported.replay
+    if imported.status == "duplicate" and replay.steps != game.steps:
+        replay = load(file)  # an older version, seen before: send it as asked
     me = _own_card(as_name, replay)
     if me is None or me.sign_key not in {c.sign_key for c in replay.genesis.seats}:
         raise UsageError("say which of your identities holds a seat in this game with --as NAME")
-    Store().import_game(replay.to_file(), str(file))
     settings = mail_config.load()
     smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
     message = message_for(replay, me, smtp, to)
@@ -107,7 +117,11 @@ def send(
         return
     password = mail_config.password(smtp, "smtp", _ask())
     report["sent_to"] = transport.send(smtp, password, message)
-    emit(as_json, report, [f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"])
+    report["merged"] = imported.status == "merged"
+    lines = [f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
+    if report["merged"]:
+        lines.append(f"(merged with {imported.envelopes_added} envelope(s) received meanwhile)")
+    emit(as_json, report, lines)
 
 
 @click.command()
@@ -130,6 +144,7 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
                 entry, line = describe(imported, me)
                 games.append(entry)
                 lines.append(line)
+                lines += [f"  {r.index:4d} {r.summary}" for r in imported.new_steps[-SHOWN:]]
             problems += [f"{result.label}: {p}" for p in result.problems]
             for proof in result.proofs:
                 click.echo(proof, err=True)
@@ -163,15 +178,19 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
 @click.command()
 @as_option
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron).")
-@click.option("--interval", type=int, help="Seconds between passes (default: imap.interval).")
+@click.option(
+    "--interval", type=click.IntRange(min=1), help="Seconds between passes (imap.interval)."
+)
 @reports_errors
 def watch(as_name: str | None, once: bool, interval: int | None) -> None:
     """The mail robot: import new mail from IMAP, make your automatic steps (join, beacon,
     reveals), mail the result on, and run the notify command when your decision is awaited.
     Never deletes mail; safe to stop and restart at any moment."""
+    settings = mail_config.load()
+    mail_config.require_host(settings.imap, "imap")  # fail now, not on every pass
+    mail_config.require_host(settings.smtp, "smtp")
     me = identity(as_name)
     assert me is not None
-    settings = mail_config.load()
     robot = Robot(
         default_home(),
         me,

@@ -125,7 +125,7 @@ def compare_files(games: list[GameFile], names: list[str]) -> list[Finding]:
                 out.append(Finding("other-game", f"{names[i]} and {names[j]} are different games"))
                 continue
             c = compare(games[i].steps, games[j].steps)
-            out.append(Finding(c.relation, _describe(c, names[i], names[j]), _proof(c.proof)))
+            out.append(Finding(c.relation, _describe(c, names[i], names[j]), proof_text(c.proof)))
     return out
 
 
@@ -140,14 +140,14 @@ def merge_files(games: list[GameFile], names: list[str]) -> Replay:
     for game, name in zip(games[1:], names[1:], strict=True):
         c = compare(steps, game.steps)
         if c.relation in {"fork", "equivocation"}:
-            raise Rejected(_describe(c, label, name), detail=_proof(c.proof))
+            raise Rejected(_describe(c, label, name), detail=proof_text(c.proof))
         steps = c.merged
         label = f"{label}+{name}"
     merged = GameFile(format=games[0].format, genesis=games[0].genesis, steps=steps)
     return replay_file(merged, registry.get(merged.genesis.ruleset.id))
 
 
-def _proof(proof: list[dict[str, Any]]) -> str | None:
+def proof_text(proof: list[dict[str, Any]]) -> str | None:
     """Both signed steps, and their hashes, as JSON anyone can re-verify."""
     if not proof:
         return None

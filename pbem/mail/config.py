@@ -1,0 +1,149 @@
+"""Mail settings: ``PBEM_HOME/mail.json``, edited with ``pbem config``.
+
+Passwords are not stored by default: they come from an environment variable (named in the
+settings, ``PBEM_SMTP_PASSWORD`` / ``PBEM_IMAP_PASSWORD`` unless changed) or from a prompt.
+A user who insists may store one (``pbem config set smtp.password ... --store-in-clear``);
+the file is then written readable by its owner only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pbem.core.canonical import parse, pretty
+from pbem.core.errors import Rejected, UsageError
+from pbem.core.files import atomic_write
+from pbem.core.keys import default_home
+
+Security = Literal["starttls", "tls", "none"]
+LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Server(Settings):
+    """One mail server: where, how encrypted, as whom."""
+
+    host: str = ""
+    port: int = Field(0, ge=0, le=65535, description="0: the usual port for the security")
+    security: Security = "starttls"
+    user: str = ""
+    password_env: str = ""
+    password: str = Field("", description="stored only with --store-in-clear")
+    ca_file: str = Field("", description="trust this CA bundle (a private or test server)")
+    timeout: int = Field(30, ge=1, le=600)
+
+
+class Smtp(Server):
+    sender: str = Field("", description="From: address; default: your identity's")
+    cc: Literal["others", "none"] = "others"
+
+
+class Imap(Server):
+    mailbox: str = "INBOX"
+    interval: int = Field(300, ge=5, description="seconds between two looks (pbem watch)")
+
+
+class MailConfig(Settings):
+    smtp: Smtp = Field(default_factory=Smtp)
+    imap: Imap = Field(default_factory=Imap)
+    notify: str = Field("", description="command run when your decision is awaited")
+
+
+DEFAULT_PORTS = {
+    "smtp": {"starttls": 587, "tls": 465, "none": 25},
+    "imap": {"starttls": 143, "tls": 993, "none": 143},
+}
+PASSWORD_ENVS = {"smtp": "PBEM_SMTP_PASSWORD", "imap": "PBEM_IMAP_PASSWORD"}
+
+
+def config_path(home: Path | None = None) -> Path:
+    return (home if home is not None else default_home()) / "mail.json"
+
+
+def load(home: Path | None = None) -> MailConfig:
+    path = config_path(home)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return MailConfig()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read ({exc.strerror})") from exc
+    try:
+        return MailConfig.model_validate(parse(data, what=str(path)))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UsageError(f"{path}: {where}: {first['msg']}; fix it with pbem config") from exc
+    except Rejected as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def save(config: MailConfig, home: Path | None = None) -> Path:
+    path = config_path(home)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    atomic_write(path, pretty(config.model_dump()).encode(), mode=0o600)
+    return path
+
+
+def set_value(config: MailConfig, key: str, value: str, *, store_in_clear: bool) -> None:
+    """``smtp.host``, ``imap.port``, ``notify`` …: one setting, checked like the file is."""
+    section, _, name = key.partition(".")
+    if key == "notify":
+        config.notify = value
+        return
+    target = getattr(config, section, None) if section in {"smtp", "imap"} else None
+    if target is None or name not in type(target).model_fields:
+        raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
+    if name == "password" and value and not store_in_clear:
+        env = target.password_env or PASSWORD_ENVS[section]
+        raise UsageError(
+            f"a password in {key} would be stored in clear: set ${env} or let pbem ask; "
+            "add --store-in-clear if you really want it on disk"
+        )
+    try:
+        setattr(target, name, value)
+    except ValidationError as exc:
+        raise UsageError(f"{key}: {exc.errors()[0]['msg']}") from exc
+
+
+def port(server: Server, kind: Literal["smtp", "imap"]) -> int:
+    return server.port or DEFAULT_PORTS[kind][server.security]
+
+
+def require_host(server: Server, kind: str) -> None:
+    if not server.host:
+        raise UsageError(f"no {kind} server configured: pbem config set {kind}.host HOST")
+
+
+def password(
+    server: Server, kind: Literal["smtp", "imap"], ask: Callable[[str], str] | None
+) -> str | None:
+    """The password for ``server``: none without a user; else the environment variable,
+    the stored one, or ``ask`` (a prompt; None when no person is there to answer)."""
+    if not server.user:
+        return None
+    env = server.password_env or PASSWORD_ENVS[kind]
+    if os.environ.get(env):
+        return os.environ[env]
+    if server.password:
+        return server.password
+    if ask is not None:
+        return ask(f"{kind.upper()} password for {server.user}@{server.host}")
+    raise UsageError(f"the {kind} password for {server.user} is needed: set ${env}")
+
+
+def check_plaintext(server: Server, kind: str) -> None:
+    """A password never crosses the network unencrypted, except to this machine."""
+    if server.security == "none" and server.user and server.host not in LOOPBACK:
+        raise UsageError(
+            f"{kind}.security is 'none': will not send a password in clear to {server.host}; "
+            f"use starttls or tls"
+        )

@@ -1,0 +1,80 @@
+"""Importing received mail into the game store: what ``pbem receive`` and the robot share.
+
+One message may hold several game files, or none, or damaged ones; each outcome becomes a
+report entry or one problem line, and one bad part never stops the others from importing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core.errors import PbemError
+from pbem.core.keys import IdentityCard
+from pbem.core.store import Imported, Store, short_id
+from pbem.mail.compose import needs_decision
+from pbem.mail.extract import find_games
+
+
+@dataclass
+class MessageReport:
+    label: str
+    imported: list[Imported] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    proofs: list[str] = field(default_factory=list)
+
+
+def import_message(store: Store, raw: bytes, where: str) -> MessageReport:
+    found = find_games(raw, where)
+    report = MessageReport(found.label, problems=list(found.problems))
+    for label, game in found.games:
+        try:
+            report.imported.append(store.import_game(game, label))
+        except PbemError as exc:
+            report.problems.append(f"{label}: {exc}")
+            if exc.detail:
+                report.proofs.append(exc.detail)
+    return report
+
+
+def awaits(imported: Imported, me: IdentityCard | None) -> bool:
+    """Whether ``me`` is among the seats the game now waits for."""
+    replay = imported.replay
+    return me is not None and any(
+        replay.genesis.seats[s].sign_key == me.sign_key for s in replay.remaining()
+    )
+
+
+def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any], str]:
+    """One game's outcome, as a JSON report and as one line."""
+    replay = imported.replay
+    mine = awaits(imported, me)
+    entry = {
+        "game": replay.genesis.game,
+        "ruleset": replay.rules.id,
+        "status": imported.status,
+        "new_steps": [r.summary for r in imported.new_steps],
+        "envelopes": imported.envelopes_added,
+        "steps": len(replay.steps),
+        "file": str(imported.head),
+        "your_move": mine,
+        "over": replay.result is not None,
+    }
+    what = {
+        "new": f"new game, {len(replay.steps)} steps",
+        "updated": f"{len(imported.new_steps)} new step(s)",
+        "merged": f"merged {imported.envelopes_added} envelope(s)",
+        "duplicate": "nothing new (seen before)",
+    }[imported.status]
+    if imported.status == "merged" and imported.new_steps:
+        what += f", {len(imported.new_steps)} step(s) completed"
+    if replay.result is not None:
+        tail = "the game is over"
+    elif mine and needs_decision(replay):
+        tail = f"your decision is awaited: pbem moves {imported.head}"
+    elif mine:
+        tail = f"your automatic step is due: pbem watch, or pbem play {imported.head}"
+    else:
+        tail = "awaiting " + ", ".join(replay.names[s] for s in replay.remaining())
+    line = f"{replay.rules.id} {short_id(replay.genesis.game)}: {what}; {tail}"
+    return entry, line

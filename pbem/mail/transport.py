@@ -1,0 +1,178 @@
+"""Talking to mail servers: SMTP to send, IMAP to read.
+
+Every failure (refused connection, bad certificate, wrong password, a server that hangs up
+mid-command) becomes one ``MailError`` line that names the server, so a command or the
+robot can report it and carry on. TLS certificates are always verified; ``ca_file`` adds a
+private CA (a self-hosted server, or the tests' own).
+
+IMAP is used read-only: the mailbox is selected with EXAMINE and messages are fetched with
+``BODY.PEEK[]``, so pbem never deletes, moves or even marks a message as read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import re
+import smtplib
+import ssl
+from collections.abc import Callable
+from email.message import EmailMessage
+from types import TracebackType
+from typing import Any
+
+from pbem.core.errors import UsageError
+from pbem.mail.config import Imap, Server, Smtp, check_plaintext, port, require_host
+
+NETWORK_ERRORS = (OSError, EOFError, smtplib.SMTPException, imaplib.IMAP4.error)
+
+
+class MailError(UsageError):
+    """A mail server could not be reached or refused; nothing was lost, try again later."""
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return f"{exc.smtp_code} {exc.smtp_error.decode(errors='replace')}"
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return "every recipient was refused: " + ", ".join(exc.recipients)
+    if isinstance(exc, TimeoutError):
+        return "timed out"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS failed ({exc.reason or exc})"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = " ".join(str(exc).split())
+    if text[:2] in {"b'", 'b"'}:  # imaplib puts the server's reply bytes in its errors
+        text = text[2:-1]
+    return text or type(exc).__name__
+
+
+def _context(server: Server) -> ssl.SSLContext:
+    try:
+        return ssl.create_default_context(cafile=server.ca_file or None)
+    except OSError as exc:
+        raise MailError(f"cannot read ca_file {server.ca_file}: {exc.strerror}") from exc
+
+
+def send(server: Smtp, password: str | None, message: EmailMessage) -> list[str]:
+    """Send ``message``; returns the recipients it went to. Raises ``MailError``."""
+    require_host(server, "smtp")
+    check_plaintext(server, "smtp")
+    where = f"SMTP server {server.host}:{port(server, 'smtp')}"
+    try:
+        context = _context(server)
+        if server.security == "tls":
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(
+                server.host, port(server, "smtp"), timeout=server.timeout, context=context
+            )
+        else:
+            smtp = smtplib.SMTP(server.host, port(server, "smtp"), timeout=server.timeout)
+        with smtp:
+            if server.security == "starttls":
+                smtp.starttls(context=context)
+            if server.user:
+                smtp.login(server.user, password or "")
+            refused = smtp.send_message(message)
+    except NETWORK_ERRORS as exc:
+        raise MailError(f"{where}: {_reason(exc)}; nothing was sent") from exc
+    sent = [a for a in _addresses(message) if a not in refused]
+    if refused:
+        raise MailError(f"{where} refused {', '.join(refused)}; sent to {', '.join(sent)}")
+    return sent
+
+
+def _addresses(message: EmailMessage) -> list[str]:
+    out = []
+    for header in ("To", "Cc"):
+        for address in getattr(message[header], "addresses", ()):
+            out.append(address.addr_spec)
+    return out
+
+
+class Mailbox:
+    """A read-only IMAP session on one mailbox: ``with Mailbox(...) as box: box.fetch(uid)``."""
+
+    def __init__(self, server: Imap, password: str | None) -> None:
+        require_host(server, "imap")
+        check_plaintext(server, "imap")
+        self.server = server
+        self.where = f"IMAP server {server.host}:{port(server, 'imap')}"
+        self._password = password
+        self._imap: imaplib.IMAP4 | None = None
+        self.uidvalidity = 0
+
+    @property
+    def key(self) -> str:
+        """Names this mailbox in the robot's memory of what it processed."""
+        s = self.server
+        return f"{s.user}@{s.host}:{port(s, 'imap')}/{s.mailbox}"
+
+    def __enter__(self) -> Mailbox:
+        s = self.server
+        try:
+            if s.security == "tls":
+                imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(
+                    s.host, port(s, "imap"), ssl_context=_context(s), timeout=s.timeout
+                )
+            else:
+                imap = imaplib.IMAP4(s.host, port(s, "imap"), timeout=s.timeout)
+            self._imap = imap
+            if s.security == "starttls":
+                imap.starttls(ssl_context=_context(s))
+            if s.user:
+                imap.login(s.user, self._password or "")
+            status, data = imap.select(_quote(s.mailbox), readonly=True)
+            if status != "OK":
+                raise MailError(f"{self.where}: cannot open mailbox {s.mailbox!r}: {_text(data)}")
+            self.uidvalidity = int(_text(imap.response("UIDVALIDITY")[1]) or 0)
+        except NETWORK_ERRORS as exc:
+            self.__exit__(None, None, None)
+            raise MailError(f"{self.where}: {_reason(exc)}") from exc
+        except MailError:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._imap is not None:
+            with contextlib.suppress(*NETWORK_ERRORS):  # it may have hung up already
+                self._imap.logout()
+            self._imap = None
+
+    def uids_after(self, last: int) -> list[int]:
+        """UIDs of the messages that arrived after UID ``last``, oldest first."""
+        data = self._command("UID SEARCH", lambda imap: imap.uid("SEARCH", f"UID {last + 1}:*"))
+        return sorted(u for u in map(int, _text(data).split()) if u > last)
+
+    def fetch(self, uid: int) -> bytes:
+        """The raw message, without marking it as read."""
+        data = self._command("UID FETCH", lambda imap: imap.uid("FETCH", str(uid), "(BODY.PEEK[])"))
+        for item in data:
+            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
+                return item[1]
+        raise MailError(f"{self.where}: message UID {uid} has gone")
+
+    def _command(self, name: str, run: Callable[[imaplib.IMAP4], Any]) -> list[Any]:
+        assert self._imap is not None
+        try:
+            status, data = run(self._imap)
+        except NETWORK_ERRORS as exc:
+            raise MailError(f"{self.where}: {name} failed: {_reason(exc)}") from exc
+        if status != "OK":
+            raise MailError(f"{self.where}: {name} refused: {_text(data)}")
+        return list(data)
+
+
+def _quote(mailbox: str) -> str:
+    return '"' + re.sub(r'(["\\])', r"\\\1", mailbox) + '"'
+
+
+def _text(data: list[object] | None) -> str:
+    parts = [d.decode(errors="replace") if isinstance(d, bytes) else str(d) for d in data or []]
+    return " ".join(" ".join(parts).split())

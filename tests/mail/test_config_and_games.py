@@ -1,0 +1,77 @@
+"""``pbem config`` (passwords stay off the disk unless insisted on) and ``pbem games``."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.core.errors import UsageError
+from pbem.mail import config as mail_config
+from pbem.mail.config import Imap, Smtp
+from tests.mail.conftest import cli
+
+
+def pbem(*args: str, code: int = 0) -> Result:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == code, result.output
+    return result
+
+
+def test_settings_round_trip_and_are_checked() -> None:
+    pbem("config", "set", "smtp.host", "mail.example.org")
+    pbem("config", "set", "smtp.security", "tls")
+    shown = json.loads(pbem("config", "show", "--json").stdout)
+    assert shown["smtp"]["host"] == "mail.example.org" and shown["smtp"]["security"] == "tls"
+    assert "smtp.port = 0" in pbem("config", "show").stdout
+    bad = pbem("config", "set", "smtp.port", "many", code=2)
+    assert bad.stderr.startswith("pbem: error: smtp.port: ") and bad.stderr.count("\n") == 1
+    assert (
+        "unknown setting 'smtp.colour'" in pbem("config", "set", "smtp.colour", "x", code=2).stderr
+    )
+    pbem("config", "unset", "smtp.security")
+    assert mail_config.load().smtp.security == "starttls"
+
+
+def test_a_password_is_stored_only_when_insisted_on() -> None:
+    refused = pbem("config", "set", "smtp.password", "hunter2", code=2)
+    assert "stored in clear" in refused.stderr and "PBEM_SMTP_PASSWORD" in refused.stderr
+    assert not mail_config.config_path().exists()
+    pbem("config", "set", "smtp.password", "hunter2", "--store-in-clear")
+    path = mail_config.config_path()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(pbem("config", "show", "--json").stdout)["smtp"]["password"] == "(stored)"
+
+
+def test_where_a_password_comes_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = Smtp(host="h", user="me")
+    with pytest.raises(UsageError, match=r"needed: set \$PBEM_SMTP_PASSWORD"):
+        mail_config.password(server, "smtp", None)
+    assert mail_config.password(server, "smtp", lambda prompt: "typed") == "typed"
+    server.password = "stored"
+    assert mail_config.password(server, "smtp", None) == "stored"
+    monkeypatch.setenv("PBEM_SMTP_PASSWORD", "from env")
+    assert mail_config.password(server, "smtp", None) == "from env"
+    assert mail_config.password(Imap(host="h"), "imap", None) is None  # no user, no login
+
+
+def test_no_password_in_clear_over_the_network() -> None:
+    with pytest.raises(UsageError, match=r"will not send a password in clear to mail\.example"):
+        mail_config.check_plaintext(Smtp(host="mail.example", user="u", security="none"), "smtp")
+    mail_config.check_plaintext(Smtp(host="127.0.0.1", user="u", security="none"), "smtp")
+
+
+def test_games_lists_the_store_and_whose_move_it_is(tmp_path: Path) -> None:
+    pbem("key", "new", "alice", "--email", "alice@example.org", "--no-passphrase")
+    pbem("key", "new", "bob", "--email", "bob@example.org", "--no-passphrase")
+    assert "no games in the store" in pbem("games").stdout
+    game = tmp_path / "g.json"
+    pbem("new", "guess", "--seat", "alice", "--seat", "bob", "--as", "alice", "-o", str(game))
+    pbem("send", str(game), "--as", "alice", "--eml", str(tmp_path / "m.eml"))
+    listing = pbem("games", "--as", "bob").stdout
+    assert "guess" in listing and "YOUR MOVE: bob to join" in listing
+    (row,) = json.loads(pbem("games", "--as", "alice", "--json").stdout)["games"]
+    assert row["your_move"] is False and row["steps"] == 0

@@ -1,0 +1,94 @@
+"""``pbem send`` through a real SMTP server, ``pbem receive`` from every kind of source."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+from pathlib import Path
+
+import pytest
+
+from tests.mail.conftest import Player, make_players, new_game
+from tests.mail.servers import Certs, Dovecot, smtp_server
+
+
+def test_send_mails_the_awaited_with_templates_and_a_named_attachment(
+    trio: list[Player], tmp_path: Path, imap: Dovecot
+) -> None:
+    alice, bob, carol = trio
+    game = new_game(trio, tmp_path, "guess", "rounds=1")
+    report = alice.json("send", game)
+    assert sorted(report["sent_to"]) == sorted([bob.email, carol.email])
+    assert imap.count(bob.email) == 1 and imap.count(carol.email) == 1
+    assert imap.count(alice.email) == 0  # never to oneself
+
+    alice.run("send", game, "--eml", tmp_path / "m.eml")
+    msg = email.message_from_bytes((tmp_path / "m.eml").read_bytes(), policy=email.policy.default)
+    assert msg["Subject"].startswith("[pbem] guess ") and "to join" in msg["Subject"]
+    body = msg.get_body(("plain",)).get_content()
+    assert "Awaited now: bob, carol to join." in body
+    assert "pbem play guess-" in body and "--as bob" in body
+    (attachment,) = list(msg.iter_attachments())
+    assert attachment.get_content_type() == "application/json"
+    name = attachment.get_filename()
+    game_id = alice.store().ids()[0]
+    assert name.startswith(f"guess-{game_id[:8]}-s0000-") and name.endswith(".json")
+
+
+# aiosmtpd warns that AUTH does not require STARTTLS: with implicit TLS there is no clear text.
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+def test_send_over_implicit_tls(tmp_path: Path, certs: Certs, imap: Dovecot) -> None:
+    with smtp_server(certs, imap, "tls") as smtps:
+        alice, bob = make_players(tmp_path, smtps, imap, certs, ("alice", "bob"))
+        game = new_game([alice, bob], tmp_path)
+        alice.run("send", game)
+        assert imap.count(bob.email) == 1
+        assert smtps.delivery.messages[0][1] == [bob.email]
+
+
+def test_a_refusing_or_absent_server_is_one_line_and_exit_2(
+    trio: list[Player], tmp_path: Path, smtp: object
+) -> None:
+    alice = trio[0]
+    game = new_game(trio, tmp_path)
+    smtp.delivery.refuse = True  # type: ignore[attr-defined]
+    result = alice.run("send", game, code=2)
+    assert result.stderr.count("\n") == 1
+    assert "554" in result.stderr and "nothing was sent" in result.stderr
+    alice.run("config", "set", "smtp.port", "1")  # nothing listens there
+    result = alice.run("send", game, code=2)
+    assert result.stderr.startswith("pbem: error: SMTP server 127.0.0.1:1: ")
+
+
+def test_receive_from_eml_mbox_maildir_and_stdin(trio: list[Player], tmp_path: Path) -> None:
+    alice, bob, _ = trio
+    game = new_game(trio, tmp_path)
+    eml = tmp_path / "m.eml"
+    alice.run("send", game, "--eml", eml)
+    raw = eml.read_bytes()
+
+    report = bob.json("receive", eml, "--as", "bob")
+    (entry,) = report["games"]
+    assert entry["status"] == "new" and entry["your_move"] is True
+
+    box = mailbox.mbox(tmp_path / "box.mbox")
+    box.add(raw)
+    box.flush()
+    maildir = mailbox.Maildir(tmp_path / "Maildir")
+    maildir.add(raw)
+    for source in (tmp_path / "box.mbox", tmp_path / "Maildir"):
+        (entry,) = bob.json("receive", source)["games"]
+        assert entry["status"] == "duplicate"
+    result = bob.run("receive", "-", stdin=raw)
+    assert "nothing new (seen before)" in result.stdout
+    assert len(bob.store().ids()) == 1
+
+
+def test_receive_reports_unopenable_sources_in_one_line(trio: list[Player], tmp_path: Path) -> None:
+    bob = trio[1]
+    result = bob.run("receive", tmp_path / "nope.mbox", code=2)
+    assert result.stderr == f"pbem: error: {tmp_path / 'nope.mbox'}: no such file or mailbox\n"
+    (tmp_path / "notmaildir").mkdir()
+    result = bob.run("receive", tmp_path / "notmaildir", code=2)
+    assert "not a Maildir" in result.stderr and result.stderr.count("\n") == 1

@@ -1,0 +1,244 @@
+"""``pbem watch``: the robot against real servers, including ones that refuse or hang up."""
+
+from __future__ import annotations
+
+import imaplib
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.mail.conftest import Player, new_game
+from tests.mail.servers import HOST, PASSWORD, Dovecot, DroppingRelay, Smtp
+
+
+def watch(player: Player, code: int | None = 0) -> tuple[str, str]:
+    result = player.run("watch", "--once", "--as", player.name, code=code)
+    return result.stdout, result.stderr
+
+
+def robot_state(player: Player) -> dict[str, object]:
+    return json.loads((player.home / "mail" / "robot.json").read_text())
+
+
+@pytest.fixture
+def relay_to(request: pytest.FixtureRequest) -> Iterator[type[DroppingRelay]]:
+    relays: list[DroppingRelay] = []
+
+    def make(target: int) -> DroppingRelay:
+        relay = DroppingRelay(target)
+        relays.append(relay)
+        return relay
+
+    yield make  # type: ignore[misc]
+    for relay in relays:
+        relay.close()
+
+
+def test_the_robot_joins_mails_on_and_skips_a_duplicate_delivery(
+    trio: list[Player], tmp_path: Path, imap: Dovecot
+) -> None:
+    alice, bob, carol = trio
+    alice.run("send", new_game(trio, tmp_path))
+    out, _ = watch(bob)
+    assert "new game" in out and "made 1 automatic step(s)" in out
+    assert f"to carol <{carol.email}>" in out
+    assert imap.count(carol.email) == 2 and imap.count(alice.email) == 1  # To carol, Cc alice
+
+    head = bob.store().head_path(bob.store().ids()[0]).read_bytes()
+    (message,) = (bob.home / "mail" / "sent").iterdir()
+    first = imap_raw(imap, bob.email, 1)
+    imap.append(bob.email, first)  # the same message delivered twice (new UID, same ID)
+    out, _ = watch(bob)
+    assert "seen before, skipped" in out
+    assert bob.store().head_path(bob.store().ids()[0]).read_bytes() == head
+    assert len(list((bob.home / "mail" / "sent").iterdir())) == 1 and message.exists()
+    out, _ = watch(bob)  # nothing new at all
+    assert out == ""
+
+
+def imap_raw(imap: Dovecot, user: str, uid: int) -> bytes:
+    client = imaplib.IMAP4(HOST, imap.port)
+    client.login(user, PASSWORD)
+    client.select("INBOX", readonly=True)
+    data = client.uid("FETCH", str(uid), "(BODY.PEEK[])")[1]
+    client.logout()
+    return data[0][1]  # type: ignore[index]
+
+
+def test_a_refusing_smtp_server_loses_nothing(
+    trio: list[Player], tmp_path: Path, smtp: Smtp, imap: Dovecot
+) -> None:
+    alice, bob, carol = trio
+    alice.run("send", new_game(trio, tmp_path))
+    smtp.delivery.refuse = True
+    out, err = watch(bob, code=2)
+    assert "made 1 automatic step(s)" in out
+    (line,) = err.splitlines()
+    assert "554" in line and "kept in" in line and "retried next pass" in line
+    assert len(list((bob.home / "mail" / "outbox").iterdir())) == 1
+    smtp.delivery.refuse = False
+    out, _ = watch(bob)
+    assert out.startswith("sent [pbem] guess")
+    assert not list((bob.home / "mail" / "outbox").iterdir())
+    assert imap.count(carol.email) == 2
+
+
+def test_an_smtp_server_that_hangs_up_loses_nothing(
+    trio: list[Player], tmp_path: Path, smtp: Smtp, imap: Dovecot, relay_to: type[DroppingRelay]
+) -> None:
+    alice, bob, carol = trio
+    alice.run("send", new_game(trio, tmp_path))
+    relay = relay_to(smtp.port)
+    relay.drop(b"220 ")  # cut the greeting short
+    bob.run("config", "set", "smtp.port", relay.port)
+    _, err = watch(bob, code=2)
+    assert "nothing was sent" in err and relay.cuts == 1
+    out, _ = watch(bob)
+    assert "sent [pbem]" in out and imap.count(carol.email) == 2
+
+
+def test_an_imap_server_that_drops_mid_session_loses_no_message(
+    trio: list[Player], tmp_path: Path, imap: Dovecot, relay_to: type[DroppingRelay]
+) -> None:
+    alice, bob, _ = trio
+    for number in range(3):
+        game = new_game(trio, tmp_path)
+        alice.run("send", game)
+        game.rename(tmp_path / f"game{number}.json")
+    relay = relay_to(imap.port)
+    relay.drop(b"BODY[] {", occurrence=2)  # hang up while the second message comes in
+    for key, value in (("imap.port", relay.port), ("imap.security", "none")):
+        bob.run("config", "set", key, value)
+    out, err = watch(bob, code=2)
+    assert relay.cuts == 1 and err.count("IMAP server") == 1
+    assert out.count("new game") == 1
+    assert len(bob.store().ids()) == 1
+    out, _ = watch(bob)
+    assert out.count("new game") == 2 and len(bob.store().ids()) == 3
+    (memory,) = robot_state(bob)["mailboxes"].values()  # type: ignore[attr-defined]
+    assert memory["last"] == 3
+
+
+def test_an_unopenable_mailbox_is_one_line_and_the_robot_goes_on(
+    trio: list[Player], tmp_path: Path, imap: Dovecot
+) -> None:
+    alice, bob, _ = trio
+    alice.run("send", new_game(trio, tmp_path))
+    bob.run("config", "set", "imap.mailbox", "Nope")
+    _, err = watch(bob, code=2)
+    (line,) = err.splitlines()
+    assert line.startswith(
+        f"pbem watch: IMAP server {HOST}:{imap.port}: cannot open mailbox 'Nope': "
+        "Mailbox doesn't exist: Nope"
+    )
+    bob.run("config", "unset", "imap.mailbox")
+    bob.run("config", "set", "imap.port", "1")  # nothing listens there
+    _, err = watch(bob, code=2)
+    assert err == f"pbem watch: IMAP server {HOST}:1: Connection refused\n"
+    bob.run("config", "set", "imap.port", imap.port)
+    out, _ = watch(bob)
+    assert "made 1 automatic step(s)" in out
+
+
+def head_of(player: Player) -> Path:
+    (game,) = player.store().ids()
+    return player.store().head_path(game)
+
+
+def test_notify_once_per_position_and_a_late_stale_copy_is_refused(
+    trio: list[Player], tmp_path: Path
+) -> None:
+    alice, bob, carol = trio
+    alice.run("send", new_game(trio, tmp_path, "guess", "rounds=1"))
+    for player in (bob, carol, alice, bob, carol, alice):  # joins, then the setup beacon
+        watch(player)
+    assert [len(p.notes.read_text().splitlines()) for p in trio] == [1, 1, 1]
+    for player in trio:
+        watch(player)
+    assert [len(p.notes.read_text().splitlines()) for p in trio] == [1, 1, 1]
+
+    late = tmp_path / "late.eml"  # alice's guess, mailed much later than it was made
+    alice.run("play", head_of(alice), "guess 3", "--as", "alice", "-o", tmp_path / "a.json")
+    alice.run("send", tmp_path / "a.json", "--eml", late)
+    bob.run("play", head_of(bob), "guess 5", "--as", "bob", "-o", tmp_path / "b.json")
+    bob.run("send", tmp_path / "b.json")
+    watch(carol)
+    carol.run("play", head_of(carol), "guess 7", "--as", "carol", "-o", tmp_path / "c.json")
+    carol.run("send", tmp_path / "c.json")
+    out, _ = watch(alice)  # merges both guesses into hers, reveals, mails that on
+    assert "merged" in out and "made 1 automatic step(s)" in out
+    watch(carol)
+
+    result = carol.run("receive", late, code=1)
+    line = result.stderr.splitlines()[0]
+    assert "stale copy refused" in line and "is older than the stored head" in line
+    assert carol.store().summaries()[0]["head"] in line
+
+
+def wait_for(condition: Callable[[], bool], what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+def test_the_robot_keeps_running_and_tries_again_later(
+    trio: list[Player], tmp_path: Path, smtp: Smtp, imap: Dovecot
+) -> None:
+    alice, bob, carol = trio
+    alice.run("send", new_game(trio, tmp_path))
+    smtp.delivery.refuse = True
+    outbox = bob.home / "mail" / "outbox"
+    command = [sys.executable, "-c", "from tests.mail.conftest import cli; cli()"]
+    robot = subprocess.Popen(
+        [*command, "watch", "--as", "bob", "--interval", "1"],
+        env={**os.environ, **bob.env(), "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    out: list[str] = []
+    assert robot.stdout is not None
+    reader = threading.Thread(target=lambda: out.extend(robot.stdout), daemon=True)  # type: ignore[arg-type]
+    reader.start()
+    try:
+        wait_for(lambda: smtp.delivery.refusals > 0, "the first, refused pass")
+        assert len(list(outbox.iterdir())) == 1
+        smtp.delivery.refuse = False
+        wait_for(lambda: any(line.startswith("sent [pbem]") for line in out), "a later pass")
+        assert robot.poll() is None  # still running
+    finally:
+        robot.terminate()
+        _, err = robot.communicate(timeout=10)
+    assert "554" in err and "retried next pass" in err
+    assert any("made 1 automatic step(s)" in line for line in out)
+    assert imap.count(carol.email) == 2 and not list(outbox.iterdir())
+
+
+def test_without_cc_a_robot_forwards_what_it_merged(
+    trio: list[Player], tmp_path: Path, smtp: Smtp
+) -> None:
+    """Bob and Carol join on copies that lack each other's envelope (Bob's mail is held
+    up); each completes the join only by merging, and must then tell Alice, whom nobody
+    copied."""
+    alice, bob, carol = trio
+    for player in trio:
+        player.run("config", "set", "smtp.cc", "none")
+    alice.run("send", new_game(trio, tmp_path))
+    smtp.delivery.refuse = True
+    watch(bob, code=2)  # joins; the mail to Carol waits in his outbox
+    smtp.delivery.refuse = False
+    watch(carol)  # joins without Bob's envelope, mails Bob only
+    out, _ = watch(bob)  # sends his join, then merges Carol's: the join is complete
+    assert "merged 1 envelope(s), 1 step(s) completed" in out
+    watch(carol)
+    out, _ = watch(alice)
+    assert "made 1 automatic step(s)" in out  # the setup beacon: Alice got the full join
+    assert not any(b"\nCc: " in raw for _, _, raw in smtp.delivery.messages)
