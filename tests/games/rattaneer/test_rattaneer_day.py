@@ -24,7 +24,15 @@ def test_workshop_shares_coins_in_land_priority(table, reveal):
     # one coin each in turn, land-priority holder first, until none are left.
     state = quiet(table(4, start=1))
     state.workshop = 5
-    state = reveal(state, {0: "pirates 1 3", 1: "pirates 1 4", 2: "pirates 2 5", 3: "pirates 2 6"})
+    state = reveal(
+        state,
+        {
+            0: "pirates 1 3, henchmen X",
+            1: "pirates 1 4, henchmen X",
+            2: "pirates 2 5, henchmen X",
+            3: "pirates 2 6, henchmen X",
+        },
+    )
     assert state.phase == "night"
     assert [p.coins for p in state.players] == [2, 3, 0, 0]
     assert state.workshop == 0
@@ -35,7 +43,13 @@ def test_workshop_coins_stay_without_pirate(table, reveal):
     state = quiet(table(4))
     state.workshop = 4
     state = reveal(
-        state, {0: "pirates 2 3; henchmen 1", 1: "pirates 2 4", 2: "pirates 5 6", 3: "pirates 2 7"}
+        state,
+        {
+            0: "pirates 2 3, henchmen 1",
+            1: "pirates 2 4, henchmen X",
+            2: "pirates 5 6, henchmen X",
+            3: "pirates 2 7, henchmen X",
+        },
     )
     assert state.workshop == 4 and state.phase == "night"
 
@@ -46,7 +60,15 @@ def test_tavern(rules, table, reveal, play, awaited):
     state.tavern = ["C05", "C10"]
     state.players[0].coins = 2
     state.players[2].coins = 2
-    state = reveal(state, {0: "pirates 2 1", 1: "pirates 1 3", 2: "pirates 2 4", 3: "pirates 1 5"})
+    state = reveal(
+        state,
+        {
+            0: "pirates 2 1, henchmen X",
+            1: "pirates 1 3, henchmen X",
+            2: "pirates 2 4, henchmen X",
+            3: "pirates 1 5, henchmen X",
+        },
+    )
     assert awaited(state) == (2, "buy")  # the land-priority holder first
     assert set(map(str, rules.legal_actions(state, 2))) == {
         "type='pass'", "type='hire'", "type='buy' card='C05'"
@@ -74,7 +96,15 @@ def test_hire_needs_supply(rules, table, reveal, awaited):
     state = quiet(table(4))
     state.players[0].coins = 3
     state.players[0].henchmen = 8
-    state = reveal(state, {0: "pirates 2 1", 1: "pirates 1 3", 2: "pirates 2 4", 3: "pirates 1 5"})
+    state = reveal(
+        state,
+        {
+            0: "pirates 2 1, henchmen X X X X X X X X",
+            1: "pirates 1 3, henchmen X",
+            2: "pirates 2 4, henchmen X",
+            3: "pirates 1 5, henchmen X",
+        },
+    )
     assert awaited(state) == (0, "buy")
     with pytest.raises(RulesError, match=re.escape("R-6.2: no henchman of your colour is left")):
         rules.check(state, 0, Hire())
@@ -90,9 +120,9 @@ def test_henchman_bought_serves_at_the_island_at_once(rules, table, reveal, play
         state,
         {
             0: "pirates 2 10",
-            1: "pirates 1 3; henchmen 8",
-            2: "pirates 4 5; henchmen 9",
-            3: "pirates 6 7",
+            1: "pirates 1 3, henchmen 8",
+            2: "pirates 4 5, henchmen 9",
+            3: "pirates 6 7, henchmen X",
         },
     )
     state = play(state, "hire")
@@ -115,10 +145,10 @@ def test_island_spot_taken_from_the_board(table, reveal, play, awaited):
     state = reveal(
         state,
         {
-            0: "pirates 9 10; henchmen 10",
-            1: "pirates 10 3; henchmen 1 2",
-            2: "pirates 4 5",
-            3: "pirates 6 7; henchmen 8",
+            0: "pirates 9 10, henchmen 10",
+            1: "pirates 10 3, henchmen 1 2",
+            2: "pirates 4 5, henchmen X",
+            3: "pirates 6 7, henchmen 8",
         },
     )
     assert awaited(state) == (0, "island")  # sea priority on area 10 [ruling of R-6]
@@ -138,10 +168,10 @@ def test_treasure_cards_at_the_island(table, reveal, play, awaited):
     state = reveal(
         state,
         {
-            0: "pirates 9 10; henchmen 2",
-            1: "pirates 10 3; henchmen 1",
-            2: "pirates 4 5",
-            3: "pirates 6 7; henchmen 8",
+            0: "pirates 9 10, henchmen 2",
+            1: "pirates 10 3, henchmen 1",
+            2: "pirates 4 5, henchmen X",
+            3: "pirates 6 7, henchmen 8",
         },
     )
     assert state.players[0].treasures == ["T8"] and state.treasure_stack == []
@@ -159,7 +189,12 @@ def test_sea_battle_won_by_two_one_without_strength(rules, table, reveal, play, 
     state.seas[0] = ["P1-1", "P2-3", "P3-4"]  # requirement 6
     state = reveal(
         state,
-        {0: "pirates 3 1; henchmen 3 3 3", 1: "pirates 3 2", 2: "pirates 1 2", 3: "pirates 1 2"},
+        {
+            0: "pirates 3 1, henchmen 3 3 3",
+            1: "pirates 3 2, henchmen X",
+            2: "pirates 1 2, henchmen X",
+            3: "pirates 1 2, henchmen X",
+        },
     )
     assert awaited(state) == (1, "take")
     assert rules.legal_actions(state, 1) == [Take(card=c) for c in ("P1-1", "P2-3", "P3-4")]
@@ -185,10 +220,10 @@ def test_failed_battle_keeps_cards_and_henchmen(table, reveal):
     state = reveal(
         state,
         {
-            0: "pirates 3 1; henchmen 3 3 3",
-            1: "pirates 1 2; henchmen 3",
-            2: "pirates 1 2",
-            3: "pirates 2 4",
+            0: "pirates 3 1, henchmen 3 3 3",
+            1: "pirates 1 2, henchmen 3",
+            2: "pirates 1 2, henchmen X",
+            3: "pirates 2 4, henchmen X",
         },
     )
     assert state.phase == "night"
@@ -203,7 +238,12 @@ def test_henchman_without_pirate_and_pirate_alone_have_no_strength(table, reveal
     state.seas[0] = ["P1-1"]
     state = reveal(
         state,
-        {0: "pirates 3 1", 1: "pirates 1 2; henchmen 3", 2: "pirates 1 2", 3: "pirates 2 4"},
+        {
+            0: "pirates 3 1, henchmen X",
+            1: "pirates 1 2, henchmen 3",
+            2: "pirates 1 2, henchmen X",
+            3: "pirates 2 4, henchmen X",
+        },
     )
     assert state.seas[0] == ["P1-1"]
 
@@ -218,7 +258,12 @@ def test_trade_ship_turns_a_card_taken_earlier_in_the_same_distribution(
     state.seas[0] = ["P2-3", "S1-1"]  # requirement 3
     state = reveal(
         state,
-        {0: "pirates 3 1; henchmen 3 3", 1: "pirates 1 2", 2: "pirates 1 2", 3: "pirates 2 4"},
+        {
+            0: "pirates 3 1, henchmen 3 3",
+            1: "pirates 1 2, henchmen X",
+            2: "pirates 1 2, henchmen X",
+            3: "pirates 2 4, henchmen X",
+        },
     )
     assert awaited(state) == (0, "take")
     state = play(state, "take P2-3")  # the ship, the only card left, is taken by itself
@@ -243,7 +288,12 @@ def test_trade_ship_capacity_and_no_cards_to_turn(rules, table, reveal, play, aw
     state.seas[0] = ["S1-1", "P4-5"]  # requirement 5
     state = reveal(
         state,
-        {0: "pirates 3 1; henchmen 3 3 3", 1: "pirates 3 2", 2: "pirates 1 2", 3: "pirates 1 2"},
+        {
+            0: "pirates 3 1, henchmen 3 3 3",
+            1: "pirates 3 2, henchmen X",
+            2: "pirates 1 2, henchmen X",
+            3: "pirates 1 2, henchmen X",
+        },
     )
     assert awaited(state) == (1, "take")
     state = play(state, "take S1-1")  # seat 1 has no face-up card: nothing to ask
@@ -257,7 +307,12 @@ def test_trade_ship_capacity_and_no_cards_to_turn(rules, table, reveal, play, aw
     state.seas[0] = ["S1-1", "P4-5"]
     state = reveal(
         state,
-        {0: "pirates 3 1; henchmen 3 3 3", 1: "pirates 1 2", 2: "pirates 1 2", 3: "pirates 2 4"},
+        {
+            0: "pirates 3 1, henchmen 3 3 3",
+            1: "pirates 1 2, henchmen X",
+            2: "pirates 1 2, henchmen X",
+            3: "pirates 2 4, henchmen X",
+        },
     )
     state = play(state, "take S1-1")
     assert awaited(state) == (0, "ship")
@@ -275,7 +330,12 @@ def test_trade_port(rules, table, reveal, play, awaited):
     state.players[0].face_up = ["P1-1", "P1-1", "P3-4"]
     state = reveal(
         state,
-        {0: "pirates 9 1", 1: "pirates 2 3; henchmen 8", 2: "pirates 4 5", 3: "pirates 6 7"},
+        {
+            0: "pirates 9 1, henchmen X",
+            1: "pirates 2 3, henchmen 8",
+            2: "pirates 4 5, henchmen X",
+            3: "pirates 6 7, henchmen X",
+        },
     )
     assert awaited(state) == (0, "trade")
     assert len(rules.legal_actions(state, 0)) == 1 + 5  # pass, and 5 non-empty multisets
@@ -289,14 +349,30 @@ def test_trade_port(rules, table, reveal, play, awaited):
 def test_farm_pays_a_coin_per_pirate(table, reveal):
     # both pirates of seat 3 were sent to the Farm.
     state = quiet(table(4))
-    state = reveal(state, {0: "pirates 1 2", 1: "pirates 1 2", 2: "pirates 3 4", 3: "pirates 7 8"})
+    state = reveal(
+        state,
+        {
+            0: "pirates 1 2, henchmen X",
+            1: "pirates 1 2, henchmen X",
+            2: "pirates 3 4, henchmen X",
+            3: "pirates 7 8, henchmen X",
+        },
+    )
     assert state.players[3].coins == 2
 
 
 def test_turn_prompt_names_the_choice(rules, table, reveal):
     state = quiet(table(4))
     state.players[0].coins = 1
-    state = reveal(state, {0: "pirates 2 3", 1: "pirates 1 4", 2: "pirates 1 5", 3: "pirates 1 6"})
+    state = reveal(
+        state,
+        {
+            0: "pirates 2 3, henchmen X",
+            1: "pirates 1 4, henchmen X",
+            2: "pirates 1 5, henchmen X",
+            3: "pirates 1 6, henchmen X",
+        },
+    )
     decision = rules.pending(state)
     assert isinstance(decision, Turn) and decision.seat == 0
     assert "Tavern" in decision.prompt and "R-6.2" in decision.prompt

@@ -45,7 +45,7 @@ def test_illegal_placements_cite_the_rule(rules, table, place, message):
 
 
 def test_legal_placements(rules, table):
-    # any number with the own pirate, one alone elsewhere; henchmen on the treasure
+    # any number with the own pirate, one alone elsewhere, henchmen on the treasure
     # card are not available.
     state = table(3)
     state.players[1].henchmen = 3
@@ -70,7 +70,12 @@ def test_gap_example(table, reveal):
         player.coins = 0  # nobody can buy at the Tavern: the Day runs through
     state = reveal(
         state,
-        {0: "pirates 1 7", 1: "pirates 2 8", 2: "pirates 3 9", 3: "pirates 4 10; henchmen 5"},
+        {
+            0: "pirates 1 7, henchmen X",
+            1: "pirates 2 8, henchmen X",
+            2: "pirates 3 9, henchmen X",
+            3: "pirates 4 10, henchmen 5",
+        },
     )
     assert [bool(area(state, n).pirates) for n in range(1, 11)] == [True] * 4 + [False] * 6
     assert state.phase == "night"  # the whole Day ran, the Farm paid
@@ -88,10 +93,10 @@ def test_gap_sends_henchmen_home_and_lone_henchman_fills(table, reveal, play, aw
     state = reveal(
         state,
         {
-            0: "pirates 1 2",
-            1: "pirates 3 9; henchmen 4 9",  # 4 is filled by a lone henchman
-            2: "pirates 1 5",
-            3: "pirates 1 2",
+            0: "pirates 1 2, henchmen X",
+            1: "pirates 3 9, henchmen 4 9",  # 4 is filled by a lone henchman
+            2: "pirates 1 5, henchmen X",
+            3: "pirates 1 2, henchmen X",
         },  # 6 is empty: the pirate on 9 goes to the Farm, its henchman home
     )
     assert area(state, 4).henchmen[1] == 1
@@ -111,7 +116,7 @@ def test_neutral_henchmen_fill_empty_areas_lowest_first(table, reveal):
     for player in state.players:
         player.coins = 0
     state.seas = [[] for _ in range(6)]  # no battles to resolve
-    state = reveal(state, {0: "pirates 1 2", 1: "pirates 4 5"})
+    state = reveal(state, {0: "pirates 1 2, henchmen X", 1: "pirates 4 5, henchmen X"})
     assert [area(state, n).neutral for n in range(1, 11)] == [0, 0, 1, 0, 0, 1, 0, 0, 0, 0]
     assert state.farm == [] and area(state, 4).pirates == [1] and area(state, 5).pirates == [1]
 
@@ -122,7 +127,10 @@ def test_neutrals_run_out(table, reveal, play):
     for player in state.players:
         player.coins = 0
     state.seas = [[] for _ in range(6)]
-    state = reveal(state, {0: "pirates 1 2", 1: "pirates 1 2", 2: "pirates 4 6"})
+    state = reveal(
+        state,
+        {0: "pirates 1 2, henchmen X", 1: "pirates 1 2, henchmen X", 2: "pirates 4 6, henchmen X"},
+    )
     assert area(state, 3).neutral == 1 and state.neutral == 0
     assert area(state, 6).pirates == []  # 5 was empty: the pirate on 6 went to the Farm
     assert state.farm == [2]

@@ -19,7 +19,7 @@ def test_pieces_come_home_and_neutrals_are_set_aside(rules, table, reveal, play)
     # R-7.A
     state = table(2)
     state.players[0].henchmen = 2
-    state = reveal(state, {0: "pirates 1 2; henchmen 4", 1: "pirates 1 2"})
+    state = reveal(state, {0: "pirates 1 2, henchmen 4 X", 1: "pirates 1 2, henchmen X"})
     state = play(state, "pass", "pass")  # the Tavern
     assert state.phase == "night" and state.neutral == 0  # both neutrals on the board
     after = rules.resolve_chance(state, Rng(bytes(32)))
@@ -106,7 +106,7 @@ def test_last_round_triggered_by_an_empty_companion_deck(rules, table, reveal, p
     for player in state.players:
         player.coins = 0
     state.workshop = 0
-    state = reveal(state, {s: "pirates 1 2" for s in range(4)})
+    state = reveal(state, {s: "pirates 1 2, henchmen X" for s in range(4)})
     assert state.phase == "over" and isinstance(rules.pending(state), Over)
 
 
@@ -122,12 +122,12 @@ def test_round_ten_is_the_last(rules, table, reveal):
         player.coins = 0
     state.workshop = 0
     state.round = 9
-    state = reveal(state, {s: "pirates 1 2" for s in range(4)})
+    state = reveal(state, {s: "pirates 1 2, henchmen X" for s in range(4)})
     assert state.phase == "night"
     state = rules.resolve_chance(state, Rng(bytes(32)))
     assert state.round == 10 and not state.last_round
     for player in state.players:
         player.coins = 0
     state.workshop = 0
-    state = reveal(state, {s: "pirates 1 2" for s in range(4)})
+    state = reveal(state, {s: "pirates 1 2, henchmen X" for s in range(4)})
     assert state.phase == "over"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.core.rules import RulesError
+from pbem.games.rattaneer import notation
 from pbem.games.rattaneer.actions import Buy, Flip, Hire, Pass, Place, Spot, Take
 from pbem.games.rattaneer.state import Day, State
 
@@ -22,9 +23,9 @@ def at(state: State, phase: str, area: int = 0, ship: int = 0) -> State:
 @pytest.mark.parametrize(
     ("phase", "area", "ship", "text", "action", "formatted"),
     [
-        ("morning", 0, 0, "pirates 3 7; henchmen 3 3 X", PLACE, None),
-        ("morning", 0, 0, "P 7 3 h x 3,3", PLACE, "pirates 3 7; henchmen 3 3 X"),
-        ("morning", 0, 0, "pirates 10 1", Place(pirates=[1, 10]), "pirates 1 10; henchmen X X X"),
+        ("morning", 0, 0, "pirates 3 7, henchmen 3 3 X", PLACE, None),
+        ("morning", 0, 0, "P 7 3 h x 3,3", PLACE, "pirates 3 7, henchmen 3 3 X"),
+        ("morning", 0, 0, "p 10 1 h x x x", Place(pirates=[1, 10]), "pirates 1 10, henchmen X X X"),
         ("day", 2, 0, "buy c05", Buy(card="C05"), "buy C05"),
         ("day", 2, 0, "hire", Hire(), None),
         ("day", 2, 0, "buy henchman", Hire(), "hire"),
@@ -47,9 +48,13 @@ def test_parse_and_format_round_trip(rules, table, phase, area, ship, text, acti
 @pytest.mark.parametrize(
     ("phase", "area", "text", "message"),
     [
-        ("morning", 0, "", "expected 'pirates A B; henchmen H H …'"),
+        ("morning", 0, "", "expected 'pirates A B, henchmen H H …'"),
         ("morning", 0, "pirates 3", "expected two pirate areas"),
         ("morning", 0, "pirates 3 7 8", "expected two pirate areas"),
+        ("morning", 0, "pirates 3 7; henchmen 3", "expected two pirate areas"),
+        ("morning", 0, "pirates 3 7", "R-5.1: say where each of your 1 available henchmen goes,"
+         " an area or X \\(e.g. 'pirates 3 7, henchmen X'\\); got 'pirates 3 7'"),
+        ("morning", 0, "pirates 3 7 h 3 x", "say where each of your 1 available henchmen"),
         ("morning", 0, "pirates 3 7 h 3 Y", "a henchman goes on an area 1–10 or X, not 'y'"),
         ("morning", 0, "buy C05", "expected 'pirates A B"),
         ("day", 2, "take P1-1", "expected 'buy <companion>'"),
@@ -75,14 +80,22 @@ def test_parse_errors_say_what_was_expected(rules, table, phase, area, text, mes
 def test_notation_help(rules, table, reveal):
     state = table(4)
     help_text = rules.notation_help(state, 0)
-    assert "pirates 3 7; henchmen 3 3 X" in help_text and "R-5.1" in help_text
+    assert "pirates 3 7, henchmen 3 3 X" in help_text and "R-5.1" in help_text
     assert "For example: pirates 1 2" in help_text
     for player in state.players:
         player.coins = 0
     state.workshop = 0
     state.players[2].coins = 3
     state.tavern = ["C01", "C10"]
-    state = reveal(state, {0: "pirates 1 3", 1: "pirates 1 4", 2: "pirates 2 5", 3: "pirates 1 6"})
+    state = reveal(
+        state,
+        {
+            0: "pirates 1 3, henchmen X",
+            1: "pirates 1 4, henchmen X",
+            2: "pirates 2 5, henchmen X",
+            3: "pirates 1 6, henchmen X",
+        },
+    )
     help_text = rules.notation_help(state, 2)
     assert "'buy <companion>'" in help_text and "buy C01" in help_text and "hire" in help_text
     assert rules.notation_help(rules.setup({}, 2), 0) == "No move is awaited now."
@@ -108,7 +121,7 @@ def test_summaries(rules, table):
     )
     state = at(state, "morning")
     assert rules.summary(state, 1, Place(pirates=[2, 5], henchmen=[5]), NAMES) == (
-        "Bart places pirates 2 5; henchmen 5"
+        "Bart places pirates 2 5, henchmen 5"
     )
 
 
@@ -116,7 +129,8 @@ def test_render_text(rules, table, reveal):
     state = table(4, treasures="yes")
     text = rules.render_text(state, NAMES)
     assert "round 1/10 · Morning" in text
-    assert "Awaiting Anne, Bart, Cleo, Dirk: Morning of round 1" in text
+    assert "Asked of Anne, Bart, Cleo, Dirk: Morning of round 1" in text
+    assert "sealed until all have committed" in text
     assert "Land priority: Anne · sea priority: Cleo" in text
     assert " 1 Workshop" in text and "4 coins" in text
     assert all(card in text for card in state.tavern)
@@ -129,10 +143,49 @@ def test_render_text(rules, table, reveal):
     state.workshop = 0
     state.players[1].coins = 1
     state = reveal(
-        state, {0: "pirates 1 3; henchmen 3", 1: "pirates 2 4", 2: "pirates 1 5", 3: "pirates 1 6"}
+        state,
+        {
+            0: "pirates 1 3, henchmen 3",
+            1: "pirates 2 4, henchmen X",
+            2: "pirates 1 5, henchmen X",
+            3: "pirates 1 6, henchmen X",
+        },
     )
     text = rules.render_text(state, NAMES)
     assert "Day, area 2" in text and "Awaiting Bart: Tavern" in text
     assert "Anne: pirate + 1 henchman" in text
     state.phase = "over"
     assert "Game over. Winner:" in rules.render_text(state, NAMES)
+
+
+@pytest.mark.parametrize(
+    ("phase", "area", "ship", "verbs"),
+    [
+        ("morning", 0, 0, {"pirates"}),
+        ("day", 2, 0, {"buy", "hire", "pass"}),
+        ("day", 4, 0, {"take"}),
+        ("day", 4, 1, {"flip", "pass"}),
+        ("day", 9, 0, {"flip", "pass"}),
+        ("day", 10, 0, {"spot", "pass"}),
+        ("final", 0, 0, {"flip", "pass"}),
+    ],
+)
+def test_every_decision_has_help_with_examples_that_are_legal(
+    rules, table, phase, area, ship, verbs
+):
+    # What `pbem moves` prints for each kind of decision: what is asked, the notation, and
+    # examples spread over the legal moves, each of which reads back as a legal action.
+    state = table(4)
+    state.players[0].coins = 3
+    state.players[0].face_up = ["P1-1", "P2-3", "P3-4"]
+    state.tavern = ["C01", "C10"]
+    state.seas[1] = ["P1-1", "P2-3"]  # area 4
+    state.flip_seats = [0]
+    state = at(state, phase, area, ship)
+    help_text = rules.notation_help(state, 0)
+    assert help_text.startswith(rules.pending(state).prompt) and "Type '" in help_text
+    examples = help_text.split("For example: ")[1].split(" | ")
+    assert 1 < len(examples) <= notation.EXAMPLES
+    assert {text.split()[0] for text in examples} == verbs
+    for text in examples:
+        rules.check(state, 0, rules.parse_action(state, 0, text))

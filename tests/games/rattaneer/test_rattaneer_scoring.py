@@ -35,7 +35,7 @@ def test_score_is_the_sum_of_its_parts_with_every_bonus(rules, table):
     state.spots = [0, 0, 1, None, None, None]  # 8 + 6 for seat 0; 5 for seat 1
     p1.companions = ["C17"]  # 0 VP, +3 when alone
     p1.coins = 1
-    parts = score(state, rules.cards, 0)
+    parts = score(state, state.options.card_set(), 0)
     assert parts.model_dump() == {
         "plunder": 7,
         "companions": 5,
@@ -65,7 +65,7 @@ def test_c17_only_alone(rules, table):
     state = table(2)
     state.players[0].companions = ["C17", "C01"]
     state.players[0].coins = 0
-    assert score(state, rules.cards, 0).bonuses == 0
+    assert score(state, state.options.card_set(), 0).bonuses == 0
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def _last_day(rules, table, reveal, face_up: dict[int, list[str]]) -> State:
     state.round = 10
     for seat, cards in face_up.items():
         state.players[seat].face_up = cards
-    return reveal(state, {s: "pirates 1 2" for s in range(4)})
+    return reveal(state, {s: "pirates 1 2, henchmen X" for s in range(4)})
 
 
 def test_final_free_flip(rules, table, reveal):

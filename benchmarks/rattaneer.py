@@ -1,0 +1,92 @@
+"""Complete 4-player Rattaneer games per second: through self-play with the full file format
+and crypto, and with the rules alone, in the same run; and the size of a finished file.
+
+- Self-play (``pbem.core.selfplay.play_game``): every step signed, morning placements
+  sealed and revealed, beacons supplied, the file encoded, re-read and verified by a
+  recipient after every step, and the finished file verified once more from scratch.
+- Rules alone: the same bots drive the ruleset directly (``check`` then ``apply``), with no
+  file, no signature and no sealing.
+
+Both use the same bots on the same seeds (the games differ, the draws coming from
+different streams), so the ratio is the price of the file format and the cryptography.
+Nothing here asserts a time. Run: ``.venv/bin/python benchmarks/rattaneer.py [games]``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem.core.randomness import Rng
+from pbem.core.rules import Chance, Over, Turn
+from pbem.core.selfplay import play_game
+from pbem.games.rattaneer import Rattaneer
+
+PLAYERS = 4
+BOTS = ["greedy", "random"]  # cycled over the seats, as ``pbem selfplay --bot`` does
+
+
+def rules_alone(rules: Rattaneer, seed: int) -> int:
+    """Play one game on the ruleset alone; return the number of decisions it took."""
+    rng = Rng(hashlib.sha256(b"benchmark\0" + str(seed).encode()).digest())
+    bots = rules.bots()
+    bot_rngs = [rng.fork(f"bot{seat}") for seat in range(PLAYERS)]
+    state = rules.setup(rules.parse_options({}), PLAYERS)
+    decisions = 0
+    while not isinstance(decision := rules.pending(state), Over):
+        if isinstance(decision, Chance):
+            state = rules.resolve_chance(state, rng.fork(f"chance{decisions}"))
+        else:
+            seats = [decision.seat] if isinstance(decision, Turn) else decision.seats
+            actions = {
+                seat: bots[BOTS[seat % len(BOTS)]](rules, state, seat, bot_rngs[seat])
+                for seat in seats
+            }
+            for seat, action in actions.items():
+                rules.check(state, seat, action)
+            if isinstance(decision, Turn):
+                state = rules.apply(state, decision.seat, actions[decision.seat])
+            else:
+                state = rules.apply_parallel(state, actions)
+        decisions += 1
+    return decisions
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    rules = Rattaneer()
+    options = rules.parse_options({})
+    seeds = range(1, games + 1)
+
+    start = time.perf_counter()
+    reports = [play_game(rules, PLAYERS, seed, options, BOTS) for seed in seeds]
+    full_s = time.perf_counter() - start
+
+    start = time.perf_counter()
+    decisions = [rules_alone(rules, seed) for seed in seeds]
+    alone_s = time.perf_counter() - start
+
+    steps = sum(r.steps for r in reports)
+    size = sum(r.bytes for r in reports)
+    print(f"{games} complete {PLAYERS}-player games, bots {'/'.join(BOTS)}, seeds 1..{games}")
+    print(
+        f"self-play, file format and crypto: {games / full_s:8.2f} games/s"
+        f" ({full_s / games * 1000:.0f} ms a game, {steps / games:.0f} file steps a game)"
+    )
+    print(
+        f"rules alone:                       {games / alone_s:8.2f} games/s"
+        f" ({alone_s / games * 1000:.1f} ms a game, {sum(decisions) / games:.0f} decisions a game)"
+    )
+    print(f"ratio: the rules alone are {full_s / alone_s:.0f}x faster")
+    print(
+        f"finished file: {size / games:.0f} bytes for {steps / games:.0f} steps,"
+        f" {size / steps:.0f} bytes per step"
+    )
+
+
+if __name__ == "__main__":
+    main()
