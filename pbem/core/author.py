@@ -248,5 +248,11 @@ def describe_awaiting(replay: Replay) -> str:
     if kind == "reveal":
         return f"{names} to reveal their sealed {name} (automatic)"
     if kind == "commit":
-        return f"{names} to choose {name} (sealed)" + (f": {aw.prompt}" if aw.prompt else "")
+        batch = replay.open_batch
+        done = ", ".join(replay.names[e.seat] for e in batch.envelopes) if batch else ""
+        return (
+            f"{names} to choose {name} (sealed)"
+            + (f": {aw.prompt}" if aw.prompt else "")
+            + (f"; committed already: {done}" if done else "")
+        )
     return f"{names} to choose {name}" + (f": {aw.prompt}" if aw.prompt else "")

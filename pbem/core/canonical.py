@@ -64,26 +64,18 @@ def _no_constant(text: str) -> Any:
     raise Rejected(f"{text} is not allowed in JSON")
 
 
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
 def _check_depth(text: str) -> None:
+    """Refuse deep nesting before ``json`` recurses into it. Strings are cut out first (their
+    brackets do not nest); the scan runs over the brackets alone."""
     depth = 0
-    in_string = False
-    escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise Rejected(f"JSON is nested deeper than {MAX_DEPTH} levels")
-        elif ch in "]}":
-            depth -= 1
+    for match in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise Rejected(f"JSON is nested deeper than {MAX_DEPTH} levels")
 
 
 def parse(data: bytes | str, *, what: str = "file") -> Any:
