@@ -1,0 +1,104 @@
+"""How a ruleset is drawn: the interface each game's view fills in, and the fallback.
+
+The rules packages stay free of presentation: a view reads a ruleset's public state and
+lays out a board (coordinates and labels) for a jinja2 SVG template in
+``templates/view/``, and lists per-seat facts for the players table. A ruleset without a
+view still gets a page: its ``render_text`` table instead of a drawing.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from pbem.core.rules import Ruleset
+from pbem.view.history import Private
+from pbem.view.seats import Seat
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the players table: a title and one cell per seat."""
+
+    title: str
+    cells: list[str]
+
+
+@dataclass(frozen=True)
+class Chip:
+    """A seat's piece or count drawn on the board: its colour, its label and a text."""
+
+    x: float
+    y: float
+    width: float
+    seat: Seat | None
+    text: str
+    dashed: bool = False
+    """Drawn with a dashed outline: known to the page's reader only (a sealed placement)."""
+    blank: bool = False
+    """A free place (no seat holds it), drawn as an empty outline."""
+
+
+@dataclass
+class Note:
+    """A line of text on the board; ``style`` is its CSS class in the SVG."""
+
+    x: float
+    y: float
+    text: str
+    style: str = "note"
+
+
+ROW = 20
+"""Height of a chip's row."""
+NOTE = 14
+"""Height of a line of text."""
+CHAR_W = 6.2
+"""A generous average advance of one character of 11 px text, to wrap notes in time."""
+
+
+class Stack:
+    """Lays out notes and chips top to bottom from ``(x, y)``, ``width`` wide: how both
+    boards fill an area or a side panel whose contents vary from step to step."""
+
+    def __init__(self, x: float, y: float, width: float) -> None:
+        self.x, self.y, self.width = x, y, width
+        self.notes: list[Note] = []
+        self.chips: list[Chip] = []
+
+    def note(self, text: str, style: str = "note") -> None:
+        """A line of text, wrapped to the width (SVG text does not wrap by itself)."""
+        for line in textwrap.wrap(text, int(self.width / CHAR_W), subsequent_indent="  "):
+            self.notes.append(Note(self.x + 2, self.y + 11, line, style))
+            self.y += NOTE + (4 if style == "name" else 0)
+
+    def chip(self, seat: Seat | None, text: str) -> None:
+        self.chips.append(Chip(self.x, self.y, self.width, seat, text, blank=seat is None))
+        self.y += ROW
+
+    def gap(self, height: float = 8) -> None:
+        self.y += height
+
+
+class BoardView:
+    """The fallback view: no drawing, the ruleset's text table, no extra columns."""
+
+    template: ClassVar[str | None] = None
+    """The SVG template under ``templates/view/``; None: no drawing."""
+
+    def board(
+        self, rules: Ruleset, state: BaseModel, seats: list[Seat], private: Private | None
+    ) -> Any:
+        """The model the SVG template draws."""
+        return None
+
+    def text(self, rules: Ruleset, state: BaseModel, seats: list[Seat]) -> str:
+        """The ruleset's own table, shown where there is no drawing."""
+        return rules.render_text(state, [s.name for s in seats])
+
+    def columns(self, state: BaseModel, seats: list[Seat]) -> list[Column]:
+        """Per-seat facts for the players table (coins, cards, score so far)."""
+        return []

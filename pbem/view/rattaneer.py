@@ -1,0 +1,318 @@
+"""Rattaneer drawn: the row of areas 1–10 and the Farm, the Tavern row, decks and players.
+
+Everything here is public in the state (R-3); the one private thing a page may show is
+the reader's own sealed placement before the reveal, drawn dashed so that it does not read
+as pieces on the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from pbem.core.rules import Ruleset
+from pbem.games.rattaneer.actions import Place
+from pbem.games.rattaneer.cards import Bonus, CardSet, PlunderCard
+from pbem.games.rattaneer.scoring import score
+from pbem.games.rattaneer.state import (
+    AREA_NAMES,
+    AREAS,
+    FARM,
+    ISLAND,
+    MAX_ROUNDS,
+    SEA_AREAS,
+    TAVERN,
+    TRADE_PORT,
+    WORKSHOP,
+    State,
+    area,
+    is_last_round,
+    sea_cards,
+)
+from pbem.games.rattaneer.text import BONUS_TEXT
+from pbem.view.board import NOTE, ROW, BoardView, Chip, Column, Note, Stack
+from pbem.view.history import Private
+from pbem.view.seats import Seat
+
+PAD, COLUMN, GAP = 10, 104, 6
+TOP = 52
+HEADER = 46
+CARD_H, CARD_GAP = 32, 4
+TAVERN_W, TAVERN_H, TAVERN_PER_ROW = 168, 48, 7
+WIDTH = PAD * 2 + 11 * COLUMN + 10 * GAP
+
+PHASES = {"setup": "setup", "morning": "Morning: secret placement", "night": "Night"}
+PHASES |= {"final": "end of game: the free flip", "over": "game over"}
+
+
+@dataclass
+class Card:
+    x: float
+    y: float
+    width: float
+    height: float
+    title: str
+    lines: list[str]
+    kind: str
+    """``plunder``, ``ship`` or ``companion``: the template's fill for it."""
+
+
+@dataclass
+class Area:
+    """One column of the row (R-1): its pieces on top, then what lies there."""
+
+    x: float
+    y: float
+    width: float
+    number: str
+    title: list[str]
+    current: bool
+    chips: list[Chip] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    height: float = 0
+
+
+@dataclass
+class Board:
+    """What ``rattaneer.svg.j2`` draws, laid out in SVG units."""
+
+    width: float
+    height: float
+    heading: str
+    subheading: str
+    areas: list[Area]
+    tavern_y: float
+    tavern: list[Card]
+    decks: Note
+    legend: list[Chip]
+    legend_note: Note
+
+
+class RattaneerView(BoardView):
+    """Rattaneer's drawing and players table."""
+
+    template: ClassVar[str | None] = "rattaneer.svg.j2"
+
+    def board(
+        self, rules: Ruleset, state: BaseModel, seats: list[Seat], private: Private | None
+    ) -> Board:
+        assert isinstance(state, State)
+        cards = state.options.card_set()
+        sealed = private.sealed if private is not None else None
+        mine = (seats[private.seat], sealed) if private and isinstance(sealed, Place) else None
+        numbers = [*AREAS, FARM]
+        pieces = {n: _pieces(state, seats, n) + _sealed(mine, n) for n in numbers}
+        rows = max(1, *(len(p) for p in pieces.values()))
+        top = TOP + HEADER + rows * ROW + 6
+        areas = [_area(state, seats, cards, n, pieces[n], top) for n in numbers]
+        height = max(a.height for a in areas)
+        for a in areas:
+            a.height = height
+        tavern_y = TOP + height + 30
+        tavern = _tavern(state.tavern, cards, tavern_y + 8)
+        tavern_rows = max(1, -(-len(tavern) // TAVERN_PER_ROW))
+        decks_y = tavern_y + 8 + tavern_rows * (TAVERN_H + 6) + 18
+        legend_y = decks_y + 14
+        legend = [
+            Chip(PAD + i * 180, legend_y, 170, s, f"{s.label} = {s.name}")
+            for i, s in enumerate(seats)
+        ]
+        return Board(
+            width=WIDTH,
+            height=legend_y + ROW + 30,
+            heading=_heading(state),
+            subheading=(
+                f"Land priority: {_who(seats, state.land_priority)} · "
+                f"sea priority: {_who(seats, state.sea_priority)}"
+            ),
+            areas=areas,
+            tavern_y=tavern_y,
+            tavern=tavern,
+            decks=Note(PAD, decks_y, _decks(state)),
+            legend=legend,
+            legend_note=Note(
+                PAD,
+                legend_y + ROW + 16,
+                "pirate: a pirate piece · 2h: two henchmen"
+                + (" · dashed: your sealed placement, seen only by you" if mine else ""),
+            ),
+        )
+
+    def columns(self, state: BaseModel, seats: list[Seat]) -> list[Column]:
+        assert isinstance(state, State)
+        cards = state.options.card_set()
+        players = state.players
+        down = [
+            f"{len(p.face_down)}: {' '.join(p.face_down)}" if p.face_down else "–" for p in players
+        ]
+        return [
+            Column("Coins", [str(p.coins) for p in players]),
+            Column("Henchmen", [str(p.henchmen) for p in players]),
+            Column("Companions", [_companions(cards, p.companions) for p in players]),
+            Column("Plunder face up", [" ".join(p.face_up) or "–" for p in players]),
+            Column("Plunder face down", [d if d != "0: " else "–" for d in down]),
+            Column("Treasures", [" ".join(p.treasures) or "–" for p in players]),
+            Column("VP so far", [str(score(state, cards, s.index).total) for s in seats]),
+        ]
+
+
+Pieces = list[tuple[Seat | None, str, bool]]
+"""Lines of an area's pieces: the seat (None: neutral), the text, dashed or not."""
+
+
+def _heading(state: State) -> str:
+    last = " (last round)" if is_last_round(state) and state.phase != "over" else ""
+    if state.day is not None:
+        where = f"Day: area {state.day.area} {AREA_NAMES[state.day.area]}"
+    else:
+        where = PHASES.get(state.phase, state.phase)
+    return f"Rattaneer · round {state.round}/{MAX_ROUNDS}{last} · {where}"
+
+
+def _who(seats: list[Seat], seat: int) -> str:
+    return f"{seats[seat].label} {seats[seat].name}"
+
+
+def _pieces(state: State, seats: list[Seat], number: int) -> Pieces:
+    """One line per seat present on the area (pirate, henchmen), then the neutrals."""
+    if number == FARM:
+        return [(seats[s], f"{seats[s].label} pirate", False) for s in state.farm]
+    pieces = area(state, number)
+    out: Pieces = []
+    for seat in seats:
+        what = _what(seat.index in pieces.pirates, pieces.henchmen[seat.index])
+        if what:
+            out.append((seat, f"{seat.label} {what}", False))
+    if pieces.neutral:
+        out.append((None, f"neutral {pieces.neutral}h", False))
+    return out
+
+
+def _sealed(mine: tuple[Seat, Place] | None, number: int) -> Pieces:
+    """The reader's own sealed placement on this area, before the reveal."""
+    if mine is None:
+        return []
+    seat, place = mine
+    what = _what(number in place.pirates, place.henchmen.count(number))
+    return [(seat, f"yours: {what}", True)] if what else []
+
+
+def _what(pirate: bool, henchmen: int) -> str:
+    return " ".join([*(["pirate"] if pirate else []), *([f"{henchmen}h"] if henchmen else [])])
+
+
+class _Stack(Stack):
+    """An area's contents: notes, chips, and sea cards."""
+
+    def __init__(self, x: float, y: float) -> None:
+        super().__init__(x, y, COLUMN - 8)
+        self.cards: list[Card] = []
+
+    def card(self, title: str, lines: list[str], kind: str) -> None:
+        self.cards.append(Card(self.x, self.y, self.width, CARD_H, title, lines, kind))
+        self.y += CARD_H + CARD_GAP
+
+
+def _area(
+    state: State, seats: list[Seat], cards: CardSet, number: int, pieces: Pieces, top: float
+) -> Area:
+    """One area's column; every column's contents start at ``top``, below the tallest
+    pile of pieces, so the cards of all areas line up."""
+    x = PAD + (number - 1) * (COLUMN + GAP)
+    name = AREA_NAMES[number]
+    box = Area(
+        x=x,
+        y=TOP,
+        width=COLUMN,
+        number="Farm" if number == FARM else str(number),
+        title=[] if number == FARM else name.split(" ", 1),
+        current=state.day is not None and state.day.area == number,
+    )
+    box.chips = [
+        Chip(x + 4, TOP + HEADER + row * ROW, COLUMN - 8, seat, text, dashed)
+        for row, (seat, text, dashed) in enumerate(pieces)
+    ]
+    stack = _Stack(x + 4, top)
+    _contents(state, seats, cards, number, stack)
+    box.notes, box.cards = stack.notes, stack.cards
+    box.chips += stack.chips
+    box.height = max(stack.y, top + NOTE) - TOP + 6
+    return box
+
+
+def _contents(state: State, seats: list[Seat], cards: CardSet, number: int, at: _Stack) -> None:
+    """What lies on an area besides pieces: coins, sea cards, treasure spots."""
+    if number == WORKSHOP:
+        at.note(f"{state.workshop} coins")
+    elif number == TAVERN:
+        at.note(f"{len(state.tavern)} in the row")
+        at.note("(see below)")
+    elif number in SEA_AREAS:
+        under = sea_cards(state, number)
+        need = sum(cards.sea_card(c).strength for c in under)
+        at.note(f"need {need}" if under else "no cards")
+        for card_id in under:
+            card = cards.sea_card(card_id)
+            if isinstance(card, PlunderCard):
+                at.card(card_id, [f"str {card.strength}", f"{card.vp} VP"], "plunder")
+            else:
+                at.card(card_id, [f"str {card.strength}", f"ship {card.capacity}"], "ship")
+    elif number == TRADE_PORT:
+        at.note("turn plunder")
+        at.note("face down")
+    elif number == ISLAND:
+        at.note("treasure card:")
+        for vp, holder in zip(cards.treasure_spots, state.spots, strict=True):
+            seat = seats[holder] if holder is not None else None
+            at.chip(seat, f"{vp} VP: {seat.label if seat else 'free'}")
+        if state.options.treasures:
+            at.note(f"{len(state.treasure_stack)} treasures")
+    else:
+        unused = [(seats[s], n) for s, n in enumerate(state.unused) if n]
+        at.note("X (unused):" if unused else "X: none")
+        for seat, count in unused:
+            at.chip(seat, f"{seat.label} {count}h")
+
+
+def _tavern(row: list[str], cards: CardSet, y: float) -> list[Card]:
+    out = []
+    for i, card_id in enumerate(row):
+        card = cards.companion(card_id)
+        lines = [f"cost {card.cost} · {card.vp} VP"]
+        if card.bonus is not None:
+            lines.append(_bonus(card.bonus))
+        col, line = i % TAVERN_PER_ROW, i // TAVERN_PER_ROW
+        x = PAD + col * (TAVERN_W + 6)
+        out.append(
+            Card(x, y + line * (TAVERN_H + 6), TAVERN_W, TAVERN_H, card_id, lines, "companion")
+        )
+    return out
+
+
+def _bonus(bonus: Bonus) -> str:
+    return f"+{bonus.vp} " + BONUS_TEXT[bonus.counts].format(per=bonus.per).replace(
+        "for most henchmen on the treasure card", "most on treasure card"
+    )
+
+
+def _companions(cards: CardSet, ids: list[str]) -> str:
+    if not ids:
+        return "–"
+    return ", ".join(f"{c} ({cards.companion(c).vp} VP)" for c in ids)
+
+
+def _decks(state: State) -> str:
+    parts = [
+        f"Companion deck {len(state.companion_deck)}",
+        f"discarded companions {len(state.companion_discard)}",
+        f"sea deck {len(state.sea_deck)}",
+        f"discarded trade ships {len(state.sea_discard)}",
+    ]
+    if state.options.treasures:
+        parts.append(f"treasure cards on the island {len(state.treasure_stack)}")
+    if state.neutral:
+        parts.append(f"neutral henchmen set aside {state.neutral}")
+    return " · ".join(parts)

@@ -1,0 +1,277 @@
+"""Rattus drawn: the map of the regions in use, with each region's face-down token count,
+cubes per player, the plague, and with Africanus the diplomats and the caravan; beside it
+the palace, the class cards, the token supply and the last revealed token.
+
+The map is data (``rattus-map.json``, read through ``rattus_map``): only the regions the
+state holds are drawn, so the same code draws 2 to 6 players, Europe alone or with North
+Africa. Face-down tokens are counted, never named; a token the reader saw with the Witch
+is named only on the reader's own page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from pbem.core.rules import Ruleset
+from pbem.games.rattus.data import TokenFace
+from pbem.games.rattus.scoring import parts
+from pbem.games.rattus.state import RegionState, State, cards_of, faces_of
+from pbem.view.board import ROW, BoardView, Chip, Column, Note, Stack
+from pbem.view.history import Private
+from pbem.view.rattus_map import MapRegion, rattus_map
+from pbem.view.seats import Seat
+
+MARGIN, TOP, PANEL = 14, 56, 250
+CHIP_W, CHIP_GAP = 50, 2
+BADGE_CHAR_W = 6.6
+"""Approximate advance of one character of the 11 px bold badge text, for badge widths."""
+
+PHASES = {
+    "setup": "setting up",
+    "start": "starting cubes (T-3.8)",
+    "caravan": "placing the caravan (T-3.9)",
+    "final_round": "final round (T-9.2)",
+    "final_plague": "final plague (T-9.3)",
+    "over": "game over",
+}
+
+
+@dataclass
+class Badge:
+    """A dark label on a region: its token count, the plague, the caravan."""
+
+    x: float
+    y: float
+    width: float
+    text: str
+    style: str
+
+
+@dataclass
+class Region:
+    """One region in use: its outline and what stands in it."""
+
+    name: str
+    points: str
+    x: float
+    y: float
+    highlight: bool
+    badges: list[Badge]
+    chips: list[Chip]
+    notes: list[Note]
+
+
+@dataclass
+class Arrow:
+    """A sea link (T-1): a dashed line with heads at both ends."""
+
+    path: str
+
+
+@dataclass
+class Board:
+    """What ``rattus.svg.j2`` draws, laid out in SVG units."""
+
+    width: float
+    height: float
+    heading: str
+    subheading: str
+    dx: float
+    dy: float
+    """Where the map's own coordinates are moved to, below the heading."""
+    regions: list[Region]
+    arrows: list[Arrow]
+    panel_x: float
+    panel: Stack
+
+
+class RattusView(BoardView):
+    """Rattus's drawing and players table, with or without Africanus."""
+
+    template: ClassVar[str | None] = "rattus.svg.j2"
+
+    def board(
+        self, rules: Ruleset, state: BaseModel, seats: list[Seat], private: Private | None
+    ) -> Board:
+        assert isinstance(state, State)
+        drawing = rattus_map()
+        names = [r.name for r in state.regions]
+        shapes = [drawing.region(r.name) for r in state.regions]
+        links = [a for a in drawing.sea_links if a.a in names and a.b in names]
+        xs = [p[0] for s in shapes for p in s.outline] + [p[0] for a in links for p in a.path]
+        ys = [p[1] for s in shapes for p in s.outline] + [p[1] for a in links for p in a.path]
+        dx, dy = MARGIN - min(xs), TOP - min(ys)
+        known = private.known if private is not None else {}
+        regions = [
+            _region(state, seats, here, shape, known)
+            for here, shape in zip(state.regions, shapes, strict=True)
+        ]
+        arrows = [Arrow(" L ".join(f"{x} {y}" for x, y in a.path)) for a in links]
+        panel_x = max(xs) + dx + 30
+        panel = _panel(state, seats, panel_x)
+        return Board(
+            width=panel_x + PANEL + MARGIN,
+            height=max(max(ys) + dy, panel.y) + MARGIN,
+            heading=_heading(state),
+            subheading=_subheading(state, seats),
+            dx=dx,
+            dy=dy,
+            regions=regions,
+            arrows=arrows,
+            panel_x=panel_x,
+            panel=panel,
+        )
+
+    def columns(self, state: BaseModel, seats: list[Seat]) -> list[Column]:
+        assert isinstance(state, State)
+        on_map = [sum(r.cubes[s.index] for r in state.regions) for s in seats]
+        columns = [
+            Column("Class cards", [", ".join(cards_of(state, s.index)) or "–" for s in seats]),
+            Column("Cubes on the map", [str(n) for n in on_map]),
+            Column("Palace", [str(n) for n in state.palace]),
+            Column("Cubes left", [str(n) for n in state.cube_supply]),
+        ]
+        if state.africa is not None:
+            table = state.africa
+            columns.append(Column("Region cards in hand", [str(len(h)) for h in table.hands]))
+            columns.append(
+                Column(
+                    "Diplomats",
+                    [
+                        ", ".join([*where, *(["palace"] * n)]) or "–"
+                        for where, n in zip(table.diplomats, table.palace_diplomats, strict=True)
+                    ],
+                )
+            )
+        points = [
+            f"{sum(p)} ({'+'.join(map(str, p))})" if state.africa is not None else str(sum(p))
+            for p in parts(state)
+        ]
+        title = "Points so far (cubes+cards+diplomats)" if state.africa else "Points so far"
+        columns.append(Column(title, points))
+        return columns
+
+
+def _heading(state: State) -> str:
+    game = "Rattus with Africanus" if state.options.africanus else "Rattus"
+    turn = f" · turn {state.turn}" if state.turn else ""
+    return f"{game} · {state.seats} players{turn}"
+
+
+def _subheading(state: State, seats: list[Seat]) -> str:
+    where = f"plague in {state.plague}" if state.plague else "plague not placed yet"
+    active = seats[state.active]
+    if state.phase in ("turn", "start", "caravan", "final_round", "final_plague"):
+        doing = PHASES.get(state.phase, "on turn")
+        return f"{where} · {active.label} {active.name}: {doing}"
+    return f"{where} · {PHASES.get(state.phase, state.phase)}"
+
+
+def _region(
+    state: State, seats: list[Seat], here: RegionState, shape: MapRegion, known: dict[str, str]
+) -> Region:
+    """A region's outline and what is in it: badges (tokens, plague, caravan) under its
+    name, then two columns of cube chips, then the tokens the reader saw."""
+    name, (x, y) = here.name, shape.label
+    texts = [(f"{len(here.tokens)} token{'s' if len(here.tokens) != 1 else ''}", "tokens")]
+    if state.plague == name:
+        texts.append(("PLAGUE", "plague"))
+    if state.africa is not None and state.africa.caravan == name:
+        texts.append(("caravan", "caravan"))
+    widths = [len(t) * BADGE_CHAR_W + 10 for t, _ in texts]
+    left = x - (sum(widths) + 4 * (len(widths) - 1)) / 2
+    badges = []
+    for (text, style), width in zip(texts, widths, strict=True):
+        badges.append(Badge(left, y + 6, width, text, style))
+        left += width + 4
+    present = [s for s in seats if here.cubes[s.index]]
+    chips = []
+    for k, seat in enumerate(present):
+        diplomat = state.africa is not None and name in state.africa.diplomats[seat.index]
+        text = f"{seat.label} {here.cubes[seat.index]}" + (" D" if diplomat else "")
+        col, row = k % 2, k // 2
+        chips.append(
+            Chip(x - CHIP_W + col * (CHIP_W + CHIP_GAP), y + 28 + row * ROW, CHIP_W, seat, text)
+        )
+    faces = faces_of(state)
+    rows = -(-len(present) // 2)
+    notes = [
+        Note(x, y + 42 + rows * ROW + i * 12, f"you saw {_face(faces[known[h]])}", "seen")
+        for i, h in enumerate(t for t in here.tokens if t in known)
+    ]
+    resolving = state.resolution is not None and state.resolution.region == name
+    return Region(
+        name=name,
+        points=" ".join(f"{px},{py}" for px, py in shape.outline),
+        x=x,
+        y=y,
+        highlight=resolving,
+        badges=badges,
+        chips=chips,
+        notes=notes,
+    )
+
+
+def _face(face: TokenFace) -> str:
+    """A token face in words: its id, threshold and symbols (T-1)."""
+    symbols = [*face.icons, *(["M"] if face.majority else []), *(["A"] if face.all else [])]
+    return f"{face.id} ({face.threshold}+: {' '.join(symbols)})"
+
+
+def _panel(state: State, seats: list[Seat], x: float) -> Stack:
+    """The side panel: who is who, the palace, the class cards, the supplies."""
+    at = Stack(x, TOP + 2, PANEL)
+    at.note("Players", "name")
+    for s in seats:
+        at.chip(s, f"{s.label} = {s.name}")
+    at.gap()
+    at.note("Palace (safe)", "name")
+    in_palace = [s for s in seats if state.palace[s.index]]
+    for s in in_palace:
+        count = state.palace[s.index]
+        at.chip(s, f"{s.label} {count} cube{'s' if count != 1 else ''}")
+    if not in_palace:
+        at.note("empty")
+    at.gap()
+    at.note("Class cards", "name")
+    for card in state.cards:
+        holder = seats[card.holder] if card.holder is not None else None
+        at.chip(holder, f"{card.name}: {holder.label if holder else 'in the supply'}")
+    at.gap()
+    at.note("Rat tokens", "name")
+    at.note(f"{len(state.token_supply)} face down in the supply")
+    at.note(f"{len(state.removed)} removed unseen · {len(state.revealed)} revealed")
+    if state.revealed:
+        last = state.revealed[-1]
+        at.note(f"last: {_face(faces_of(state)[last.face])}")
+        lost = [f"{seats[i].label} −{n}" for i, n in enumerate(last.losses) if n]
+        effect = ("broke out: " + (", ".join(lost) or "no loss")) if last.broke_out else "no effect"
+        at.note(f"in {last.region}, {effect}")
+    if state.africa is not None:
+        _africa(state, seats, at)
+    return at
+
+
+def _africa(state: State, seats: list[Seat], at: Stack) -> None:
+    """Africanus: the region cards (deck, hands, discards) and, with the Sultan in play,
+    the diplomats (T-4)."""
+    table = state.africa
+    assert table is not None
+    at.gap()
+    at.note("Region cards", "name")
+    at.note(f"{len(table.deck)} in the deck · {len(table.discards)} discarded")
+    hands = ", ".join(f"{s.label} {len(h)}" for s, h in zip(seats, table.hands, strict=True))
+    at.note(f"in hand: {hands}")
+    if state.resolution is not None and state.resolution.played:
+        for played in state.resolution.played:
+            at.chip(seats[played.seat], f"{seats[played.seat].label} protects {played.protects}")
+    if table.diplomat_supply or any(table.diplomats) or any(table.palace_diplomats):
+        at.gap()
+        at.note("Diplomats (D on the map)", "name")
+        at.note(f"{table.diplomat_supply} in the supply")
+        for s in seats:
+            if table.palace_diplomats[s.index]:
+                at.chip(s, f"{s.label} {table.palace_diplomats[s.index]} in the palace")

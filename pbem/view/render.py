@@ -1,0 +1,114 @@
+"""From a walked history to text: the board SVG, one frame per position, the whole page.
+
+The page is a single self-contained file (inline CSS, SVG and script, nothing fetched), so
+it opens from a mail attachment with no network. It is written as well-formed XML as well
+as HTML, so that any XML parser can check it. Every position of the game is in it: the one
+asked for (``--step``, else the last) is drawn in the page itself, readable without script
+and on paper; all of them travel in one gzip-compressed JSON block that the page's small
+script unpacks (``DecompressionStream``) to step back and forth. Frames of a long game are
+nearly identical, so they compress to a few percent of their size.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import importlib
+import json
+from functools import cache
+
+import jinja2
+
+from pbem.resources import resource_dir
+from pbem.view.board import BoardView
+from pbem.view.history import History, Position
+from pbem.view.seats import Seat, seats_of
+
+VIEWS = {"rattaneer": "pbem.view.rattaneer:RattaneerView", "rattus": "pbem.view.rattus:RattusView"}
+"""Each ruleset's view, by where it lives: imported on first use, so that ``pbem`` starts
+without loading every game's rules and drawing code."""
+
+
+@cache
+def view_for(ruleset: str) -> BoardView:
+    """The ruleset's view, or the text-table fallback."""
+    if ruleset not in VIEWS:
+        return BoardView()
+    module, _, name = VIEWS[ruleset].partition(":")
+    view: BoardView = getattr(importlib.import_module(module), name)()
+    return view
+
+
+@cache
+def _templates() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(resource_dir("templates") / "view"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def board_svg(history: History, position: Position) -> str | None:
+    """The board at ``position`` as a standalone SVG document, or None when the ruleset
+    has no drawing (or there is no state yet)."""
+    view = view_for(history.rules.id)
+    if view.template is None or position.state is None:
+        return None
+    seats = seats_of(history.replay.genesis)
+    model = view.board(history.rules, position.state, seats, position.private)
+    return _templates().get_template(view.template).render(b=model)
+
+
+def frame_html(history: History, position: Position, seats: list[Seat]) -> str:
+    """Everything that changes from step to step: what is awaited, the board, the private
+    panel, the players table."""
+    view = view_for(history.rules.id)
+    state = position.state
+    svg = board_svg(history, position)
+    text = view.text(history.rules, state, seats) if state is not None and svg is None else ""
+    return (
+        _templates()
+        .get_template("frame.html.j2")
+        .render(
+            p=position,
+            seats=seats,
+            svg=svg,
+            text=text,
+            columns=view.columns(state, seats) if state is not None else [],
+            reader=seats[position.private.seat] if position.private is not None else None,
+        )
+    )
+
+
+def page_html(history: History, start: Position, *, source: str, reader: Seat | None) -> str:
+    """The whole page, opened at ``start``."""
+    seats = seats_of(history.replay.genesis)
+    frames: list[str] = []
+    order: list[int] = []
+    seen: dict[str, int] = {}
+    for position in history.positions:
+        html = frame_html(history, position, seats)
+        order.append(seen.setdefault(html, len(seen)))
+        if order[-1] == len(frames):
+            frames.append(html)
+    packed = gzip.compress(json.dumps({"frames": frames, "order": order}).encode(), mtime=0)
+    genesis = history.replay.genesis
+    return (
+        _templates()
+        .get_template("page.html.j2")
+        .render(
+            h=history,
+            genesis=genesis,
+            title=history.rules.title or history.rules.id,
+            source=source,
+            seats=seats,
+            reader=reader,
+            start=start,
+            frame=frames[order[start.index + 1]],
+            last=history.positions[-1].index,
+            packed=base64.b64encode(packed).decode("ascii"),
+        )
+    )
