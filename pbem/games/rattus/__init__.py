@@ -1,59 +1,75 @@
-"""Rattus (base game, 2–4 players) as pure rules: ``rules/rattus.md`` T-1..T-7 and T-9.
+"""Rattus with the Africanus expansion as pure rules: ``rules/rattus.md`` T-1..T-10.
 
 The ruleset class lives in this file so that ``Ruleset.source_files`` hashes the whole
-package (code and data). Rulings the spec left open are in ``RULINGS.md``. Africanus (the
-``africanus`` option) is not implemented yet: the option is refused with a clear message.
+package (code and data). Rulings the spec left open are in ``RULINGS.md``. Rat tokens and
+region cards are sealed items: the rules see a face only when the engine reveals it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pbem.core.randomness import Rng
-from pbem.core.rules import Bot, Decision, Reveal, RulesError, Ruleset
-from pbem.games.rattus import bots, data, flow, notation, setup, text
-from pbem.games.rattus.actions import Action
-from pbem.games.rattus.state import Options, State
+from pbem.core.rules import Bot, Decision, Reshuffle, Reveal, RulesError, Ruleset
+from pbem.games.rattus import bots, data, flow, notation, protection, setup, text
+from pbem.games.rattus.actions import Action, Protect
+from pbem.games.rattus.state import Options, State, copy
 
 __all__ = ["Action", "Rattus", "State"]
 
 _SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+BASE_SEATS, AFRICANUS_SEATS = (2, 4), (2, 6)
 
 
-def _supported(options: Options) -> Options:
-    """Refuse what is not built yet, also from a genesis made by other code."""
-    if options.africanus:
-        raise RulesError("T-2: the Africanus expansion is not implemented yet")
+def _options(raw: Mapping[str, str]) -> Options:
+    options = Options()
+    for key, value in raw.items():
+        if key == "africanus":
+            if value.lower() not in _SWITCH:
+                raise RulesError(f"T-2: africanus takes on or off, not {value!r}")
+            options.africanus = _SWITCH[value.lower()]
+        elif key == "classes":
+            options.classes = setup.class_names(value.split(","))
+        else:
+            raise RulesError(f"T-2: unknown option {key!r} (known: africanus, classes)")
+    if options.classes is not None and not options.africanus:
+        raise RulesError("T-2: classes are chosen only with the Africanus expansion")
     return options
 
 
 class Rattus(Ruleset):
     id = "rattus"
-    version = "1.0"
-    title = "Rattus"
+    version = "1.1"
+    title = "Rattus (with Africanus)"
     min_seats = 2
-    max_seats = 4
+    max_seats = 6
     State = State
     Action = Action
 
+    def source_files(self) -> list[Path]:
+        """The package's modules and the data files the rules read (``data.FILES``). Other
+        files under ``data/``, such as a map for drawing the board, change no rule, so they
+        do not change the content hash that every game file pins."""
+        modules = [p for p in super().source_files() if p.suffix == ".py"]
+        return sorted(modules + [data.DATA / name for name in data.FILES])
+
     def parse_options(self, raw: Mapping[str, str]) -> dict[str, Any]:
-        options = Options()
-        for key, value in raw.items():
-            if key != "africanus":
-                raise RulesError(f"T-2: unknown option {key!r} (known: africanus)")
-            if value.lower() not in _SWITCH:
-                raise RulesError(f"T-2: africanus takes on or off, not {value!r}")
-            options.africanus = _SWITCH[value.lower()]
-        return _supported(options).model_dump(mode="json")
+        """``africanus=on|off`` and, with it, ``classes=Peasant,Monk,...`` (T-2); the
+        number of classes is checked against the players when the game is set up."""
+        return _options(raw).model_dump(mode="json", exclude_none=True)
 
     def setup(self, options: Mapping[str, Any], seats: int) -> State:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise RulesError(f"T-2: the base game takes 2 to 4 players, not {seats}")
-        return setup.initial_state(_supported(Options.model_validate(dict(options))), seats)
+        parsed = Options.model_validate(dict(options))
+        low, high = AFRICANUS_SEATS if parsed.africanus else BASE_SEATS
+        if not low <= seats <= high:
+            game = "Africanus" if parsed.africanus else "the base game"
+            raise RulesError(f"T-2: {game} takes {low} to {high} players, not {seats}")
+        return setup.initial_state(parsed, seats)
 
     def sealed_decks(self, options: Mapping[str, Any], seats: int) -> dict[str, list[str]]:
-        return setup.sealed_decks()
+        return setup.sealed_decks(Options.model_validate(dict(options)), seats)
 
     def pending(self, state: State) -> Decision:
         return flow.decision(state)
@@ -62,25 +78,42 @@ class Rattus(Ruleset):
         return list(flow.actions(state, seat))
 
     def check(self, state: State, seat: int, action: Any) -> None:
-        flow.play(state.model_copy(deep=True), seat, action)
+        flow.check(state, seat, action)
+
+    def check_private(self, state: State, seat: int, action: Any, known: Mapping[str, str]) -> None:
+        """T-7.3: a region card played must show the protected class's icon or "?"."""
+        if isinstance(action, Protect):
+            protection.check_known(action, known)
 
     def apply(self, state: State, seat: int, action: Any) -> State:
-        new = state.model_copy(deep=True)
+        new = copy(state)
         flow.play(new, seat, action)
+        flow.advance(new)
+        return new
+
+    def apply_parallel(self, state: State, actions: Mapping[int, Any]) -> State:
+        new = copy(state)
+        flow.parallel(new, actions)
         flow.advance(new)
         return new
 
     def resolve_chance(self, state: State, rng: Rng) -> State:
         if flow.stage(state) != "setup":
             raise RulesError("T-3.7: the only chance step is the setup draw")
-        new = state.model_copy(deep=True)
+        new = copy(state)
         setup.draw_setup(new, rng)
         flow.advance(new)
         return new
 
     def apply_reveal(self, state: State, reveal: Reveal, faces: Mapping[str, str] | None) -> State:
-        new = state.model_copy(deep=True)
+        new = copy(state)
         flow.reveal(new, reveal, faces)
+        flow.advance(new)
+        return new
+
+    def apply_reshuffle(self, state: State, reshuffle: Reshuffle) -> State:
+        new = copy(state)
+        flow.reshuffled(new, reshuffle)
         flow.advance(new)
         return new
 
@@ -94,10 +127,16 @@ class Rattus(Ruleset):
         return notation.help_text(state, seat)
 
     def render_text(self, state: State, names: list[str]) -> str:
-        return text.render(state, names, flow.decision(state))
+        return text.render(state, names, flow.decision(state), flow.stage(state))
 
     def render_private(self, state: State, seat: int, known: Mapping[str, str]) -> str:
-        return text.private(state, known)
+        return text.private(state, seat, known)
+
+    def random_action(self, state: State, seat: int, rng: Rng) -> Any:
+        """A random legal action; but a bot cannot read its hand, so it plays no region
+        card (``bots.no_cards``)."""
+        none = bots.no_cards(state)
+        return none if none is not None else super().random_action(state, seat, rng)
 
     def bots(self) -> dict[str, Bot]:
         return {**super().bots(), "greedy": bots.greedy}
@@ -110,4 +149,5 @@ class Rattus(Ruleset):
             "rattus.board": data.BoardFile.model_json_schema(),
             "rattus.tokens": data.TokenFile.model_json_schema(),
             "rattus.classes": data.ClassFile.model_json_schema(),
+            "rattus.region-cards": data.RegionCardFile.model_json_schema(),
         }

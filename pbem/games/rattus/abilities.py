@@ -1,9 +1,10 @@
-"""The class abilities that are steps of their own (T-6.2, T-6.3, T-6.5, T-6.6).
+"""The base class abilities that are steps of their own (T-6.2, T-6.3, T-6.5, T-6.6).
 
 Each may be used once in a turn by the holder of its card, at any moment before C, and
 once more in the final round (T-9.2). The Peasant and the Knight change placement and the
-plague move, so they live in ``turn.py``. As in ``turn.py``, each ``do_*`` function checks
-its action and then applies it to the (copied) state.
+plague move, so they live in ``turn.py``; the Africanus classes live in ``africanus.py``.
+As in ``turn.py``, each ``do_*`` function checks its action and then applies it to the
+(copied) state. Cubes moved off a diplomat take it along (``diplomats.py``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from pbem.core.rules import RulesError
+from pbem.games.rattus import africanus, diplomats
 from pbem.games.rattus.actions import Action, Keep, King, Merchant, Monk, Swap, Witch
 from pbem.games.rattus.state import (
     State,
@@ -19,8 +21,8 @@ from pbem.games.rattus.state import (
     board_of,
     board_tokens,
     can_use,
-    mark_used,
     region,
+    spend,
     token_region,
 )
 
@@ -39,13 +41,15 @@ MERCHANT_CUBES = 3
 
 
 def actions(s: State, seat: int) -> Iterator[Action]:
-    """Every legal use of the Merchant, Monk, Witch and King by ``seat`` now."""
+    """Every legal use of the class abilities by ``seat`` now (but the Peasant's and the
+    Knight's, which are part of B and C)."""
     b = board_of(s)
     if can_use(s, seat, MERCHANT):
         for r in s.regions:
             for target in b.neighbours(r.name):
                 for n in range(1, min(MERCHANT_CUBES, r.cubes[seat]) + 1):
-                    yield Merchant(source=r.name, target=target, cubes=n)
+                    for flag in diplomats.flags(s, seat, r.name, n, target):
+                        yield Merchant(source=r.name, target=target, cubes=n, diplomat=flag)
     if can_use(s, seat, MONK):
         for r in s.regions:
             for target in b.neighbours(r.name):
@@ -58,18 +62,14 @@ def actions(s: State, seat: int) -> Iterator[Action]:
     if can_use(s, seat, KING):
         for r in s.regions:
             if r.cubes[seat] and not r.tokens:
-                yield King(region=r.name)
-
-
-def _use(s: State, seat: int, card: str, section: str) -> None:
-    if not can_use(s, seat, card):
-        raise RulesError(f"{section}: you do not hold the {card}, or used it this turn")
-    mark_used(s, card)
+                for flag in diplomats.flags(s, seat, r.name, 1, None):
+                    yield King(region=r.name, diplomat=flag)
+    yield from africanus.actions(s, seat)
 
 
 def do_merchant(s: State, seat: int, action: Merchant) -> None:
     """T-6.2: up to 3 of your cubes from one region to one neighbouring region."""
-    _use(s, seat, MERCHANT, "T-6.2")
+    spend(s, seat, MERCHANT, "T-6.2")
     source, target = region(s, action.source), region(s, action.target)
     if not board_of(s).adjacent(source.name, target.name):
         raise RulesError(f"T-6.2: {target.name} is not a neighbour of {source.name}")
@@ -77,13 +77,14 @@ def do_merchant(s: State, seat: int, action: Merchant) -> None:
         raise RulesError(f"T-6.2: the Merchant moves 1 to {MERCHANT_CUBES} cubes")
     if action.cubes > source.cubes[seat]:
         raise RulesError(f"T-6.2: you have {source.cubes[seat]} cubes in {source.name}")
+    diplomats.move(s, seat, source.name, action.cubes, action.diplomat, target.name)
     source.cubes[seat] -= action.cubes
     target.cubes[seat] += action.cubes
 
 
 def do_monk(s: State, seat: int, action: Monk) -> None:
     """T-6.3: one token, unseen, to a neighbouring region that has room for it."""
-    _use(s, seat, MONK, "T-6.3")
+    spend(s, seat, MONK, "T-6.3")
     source, target = token_region(s, action.token), region(s, action.target)
     if not board_of(s).adjacent(source.name, target.name):
         raise RulesError(f"T-6.3: {target.name} is not a neighbour of {source.name}")
@@ -95,7 +96,7 @@ def do_monk(s: State, seat: int, action: Monk) -> None:
 
 def do_witch(s: State, seat: int, action: Witch) -> None:
     """T-6.5: look at two tokens on the board; the look itself is a private reveal."""
-    _use(s, seat, WITCH, "T-6.5")
+    spend(s, seat, WITCH, "T-6.5")
     if len(set(action.tokens)) != 2:
         raise RulesError("T-6.5: the Witch looks at two different tokens")
     for token in action.tokens:
@@ -129,8 +130,9 @@ def do_witch_choice(s: State, action: Swap | Keep) -> None:
 
 
 def do_king(s: State, seat: int, action: King) -> None:
-    """T-6.6: one of your cubes from a region without tokens to the palace."""
-    _use(s, seat, KING, "T-6.6")
+    """T-6.6: one of your cubes from a region without tokens to the palace; a cube on a
+    diplomat takes it along, safe there (T-6.6 [ruling])."""
+    spend(s, seat, KING, "T-6.6")
     source = region(s, action.region)
     if source.tokens:
         raise RulesError(
@@ -138,5 +140,6 @@ def do_king(s: State, seat: int, action: King) -> None:
         )
     if not source.cubes[seat]:
         raise RulesError(f"T-6.6: you have no cubes in {source.name}")
+    diplomats.move(s, seat, source.name, 1, action.diplomat, None)
     source.cubes[seat] -= 1
     s.palace[seat] += 1

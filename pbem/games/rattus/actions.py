@@ -2,8 +2,8 @@
 
 The ``type`` of each action is also its verb in the text notation (``notation.py``), so a
 turn like ``take Witch; place Gallia; plague Germania`` is a sequence of single actions.
-Where the order of a list carries no meaning (the Witch's two tokens, spreading targets),
-the model sorts it, so that one choice has one form.
+Where the order of a list carries no meaning (the Witch's two tokens, spreading targets,
+region cards played), the model sorts it, so that one choice has one form.
 """
 
 from __future__ import annotations
@@ -37,12 +37,14 @@ class Peasant(Model):
 
 
 class Merchant(Model):
-    """T-6.2: move 1 to 3 of your cubes to a neighbouring region."""
+    """T-6.2: move 1 to 3 of your cubes to a neighbouring region; with ``diplomat`` one of
+    them is the cube on your diplomat, which goes along (T-6.9)."""
 
     type: Literal["merchant"] = "merchant"
     source: str
     target: str
     cubes: int
+    diplomat: bool = False
 
 
 class Monk(Model):
@@ -78,10 +80,71 @@ class Keep(Model):
 
 
 class King(Model):
-    """T-6.6: move one of your cubes from a region without tokens to the palace."""
+    """T-6.6: move one of your cubes from a region without tokens to the palace; with
+    ``diplomat`` the cube on your diplomat, which goes along."""
 
     type: Literal["king"] = "king"
     region: str
+    diplomat: bool = False
+
+
+class Astronomer(Model):
+    """T-6.7: draw 3 region cards (privately), to keep 1."""
+
+    type: Literal["astronomer"] = "astronomer"
+
+
+class Choose(Model):
+    """T-6.7: the drawn region card the Astronomer keeps; the other two are discarded."""
+
+    type: Literal["choose"] = "choose"
+    region_card: str
+
+
+class Explorer(Model):
+    """T-6.8: reveal 3 region cards from the deck."""
+
+    type: Literal["explorer"] = "explorer"
+
+
+class Explore(Model):
+    """T-6.8: the region, among those the revealed cards name, that gets 1 of your cubes."""
+
+    type: Literal["explore"] = "explore"
+    region: str
+
+
+class Sultan(Model):
+    """T-6.9: put a diplomat under one of your cubes in a region."""
+
+    type: Literal["sultan"] = "sultan"
+    region: str
+
+
+class Caravan(Model):
+    """T-6.10: move the caravan 2 steps (``path``); at setup (T-3.9) the region it starts in."""
+
+    type: Literal["caravan"] = "caravan"
+    path: list[str]
+
+
+class Use(Model):
+    """One region card played and the class card it protects (T-7.3)."""
+
+    card: str
+    protects: str
+
+
+class Protect(Model):
+    """T-7.3: the region cards played against the token just revealed (none: ``uses`` empty)."""
+
+    type: Literal["protect"] = "protect"
+    uses: list[Use] = Field(default_factory=list)
+
+    @field_validator("uses")
+    @classmethod
+    def _sorted(cls, uses: list[Use]) -> list[Use]:
+        return sorted(uses, key=lambda u: (u.card, u.protects))
 
 
 class Plague(Model):
@@ -133,6 +196,13 @@ Action = Annotated[
     | Swap
     | Keep
     | King
+    | Astronomer
+    | Choose
+    | Explorer
+    | Explore
+    | Sultan
+    | Caravan
+    | Protect
     | Plague
     | Spread
     | RevealToken

@@ -18,8 +18,18 @@ from pydantic import BaseModel, Field, model_validator
 from pbem.core.rules import Model
 
 DATA = Path(__file__).parent / "data"
+BOARD, BASE_TOKENS, AFRICANUS_TOKENS, CLASSES, REGION_CARDS = FILES = (
+    "rattus-board.json",
+    "rattus-tokens-base.json",
+    "rattus-tokens-africanus.json",
+    "rattus-classes.json",
+    "rattus-region-cards.json",
+)
+"""The data files the rules read: with the modules, what the ruleset's content hash covers."""
 
 Icon = Literal["peasantry", "bourgeoisie", "church", "chivalry", "magic", "royalty", "islam"]
+WILD = "?"
+"""The wild symbol of a region card: it stands for any class icon (T-7.3)."""
 
 
 class RegionInfo(Model):
@@ -94,6 +104,27 @@ class ClassFile(Model):
     classes: list[ClassCard]
 
 
+class RegionCard(Model):
+    """An Africanus region card: the region it names (T-8) and the class icons, or the wild
+    "?", it protects with (T-7.3)."""
+
+    id: str
+    region: str
+    icons: list[Icon | Literal["?"]] = Field(min_length=1, max_length=2)
+
+
+class RegionCardFile(Model):
+    reconstruction: bool
+    cards: list[RegionCard]
+
+    @model_validator(mode="after")
+    def _unique(self) -> RegionCardFile:
+        ids = [c.id for c in self.cards]
+        if len(set(ids)) != len(ids):
+            raise ValueError("a region card id appears twice")
+        return self
+
+
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -118,10 +149,20 @@ class Board:
 
 
 @cache
-def board(seats: int) -> Board:
-    """The base-game board for ``seats`` players (T-1)."""
-    data = _load(BoardFile, "rattus-board.json")
-    used = tuple(r.name for r in data.regions if seats in r.base_players)
+def board_file() -> BoardFile:
+    return _load(BoardFile, BOARD)
+
+
+@cache
+def board(seats: int, africanus: bool = False) -> Board:
+    """The board for ``seats`` players, without or with Africanus (T-1): with 5 players
+    North Africa joins and Russia and Tartaria drop out, with 6 all 17 regions are used."""
+    data = board_file()
+    used = tuple(
+        r.name
+        for r in data.regions
+        if seats in (r.africanus_players if africanus else r.base_players)
+    )
     links: dict[str, list[str]] = {name: [] for name in used}
     for link in data.links:
         if link.a in links and link.b in links:
@@ -132,19 +173,31 @@ def board(seats: int) -> Board:
 
 
 @cache
-def tokens() -> TokenFile:
-    """The 49 base-game rat tokens (T-1) and how many to remove unseen (T-3.4)."""
-    return _load(TokenFile, "rattus-tokens-base.json")
+def tokens(africanus: bool = False) -> TokenFile:
+    """The rat tokens (T-1) and how many to remove unseen (T-3.4): the 49 of the base game,
+    or with Africanus its own 65 (the base tokens are then not used)."""
+    return _load(TokenFile, AFRICANUS_TOKENS if africanus else BASE_TOKENS)
 
 
 @cache
-def faces() -> Mapping[str, TokenFace]:
+def faces(africanus: bool = False) -> Mapping[str, TokenFace]:
     """Token faces by id, for applying a revealed token (T-7)."""
-    return {t.id: t for t in tokens().tokens}
+    return {t.id: t for t in tokens(africanus).tokens}
 
 
 @cache
 def class_cards() -> tuple[ClassCard, ...]:
-    """The six base class cards in play (T-2), in the file's order."""
-    data = _load(ClassFile, "rattus-classes.json")
-    return tuple(c for c in data.classes if c.expansion == "base")
+    """All ten class cards, base game first, in the file's order."""
+    return tuple(_load(ClassFile, CLASSES).classes)
+
+
+@cache
+def icons() -> Mapping[str, Icon]:
+    """The icon of each class card, by card name (T-7.2)."""
+    return {c.name: c.icon for c in class_cards()}
+
+
+@cache
+def region_cards() -> Mapping[str, RegionCard]:
+    """The 51 Africanus region cards by id (T-1, T-10)."""
+    return {c.id: c for c in _load(RegionCardFile, REGION_CARDS).cards}

@@ -1,11 +1,12 @@
-"""The end of the game (T-9.1–9.3): the trigger, the final round, the final plague."""
+"""The end of the game (T-9.1–9.3): the trigger, the final round, the final plague, and
+with Africanus the hands shown for T-8."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
-from pbem.core.rules import RulesError
-from pbem.games.rattus import abilities, plague
+from pbem.core.rules import Reveal, RulesError
+from pbem.games.rattus import abilities, plague, regiondeck
 from pbem.games.rattus.actions import Action, End, Resolve
 from pbem.games.rattus.state import State, TurnProgress
 
@@ -55,3 +56,18 @@ def do_resolve(s: State, action: Resolve) -> None:
         raise RulesError(f"T-9.3: {action.region} is not awaiting the final plague")
     s.final_regions = [n for n in s.final_regions if n != action.region]
     plague.start_resolution(s, action.region)
+
+
+def showing(s: State) -> Reveal | None:
+    """T-8: after the final plague every hand is revealed (if any card is left in one)."""
+    table = s.africa
+    if table is None or table.shown is not None or s.final_regions or s.resolution:
+        return None
+    cards = [card for hand in table.hands for card in hand]
+    return Reveal(items=cards) if cards else None
+
+
+def shown(s: State, faces: Mapping[str, str]) -> None:
+    table = s.africa
+    assert table is not None
+    table.shown = [regiondeck.faces_of(s, hand, faces) for hand in table.hands]

@@ -1,8 +1,8 @@
 """The plague (T-5 C.2–4) and resolving a region (T-7).
 
-A token's face enters the rules only through a public reveal: ``reveal_face`` applies it
-from the state at that moment, so cubes lost to one token change the count the next token
-is measured against, and the class cards count as they are held at the reveal.
+A token's face enters the rules only through a public reveal; ``strike`` applies it from
+the state at that moment, so cubes lost to one token change the count the next token is
+measured against, and the class cards count as they are held at the reveal.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
 from pbem.core.rules import RulesError
-from pbem.games.rattus import data
+from pbem.games.rattus import data, diplomats, regiondeck
 from pbem.games.rattus.abilities import MAX_TOKENS
 from pbem.games.rattus.actions import RevealToken, Spread
 from pbem.games.rattus.state import (
@@ -20,6 +20,7 @@ from pbem.games.rattus.state import (
     Spreading,
     State,
     board_of,
+    faces_of,
     region,
 )
 
@@ -95,43 +96,90 @@ def do_choose_token(s: State, action: RevealToken) -> None:
 
 
 def reveal_face(s: State, handle: str, face_id: str) -> None:
-    """T-7.1–7.4: apply one revealed token, from the state at this moment, and discard it."""
+    """T-7: the awaited token is public now; its hits follow (``strike``), with Africanus
+    perhaps after the players hit have played region cards (T-7.3)."""
     resolution = s.resolution
     assert resolution is not None and resolution.next == handle
-    face = data.faces().get(face_id)
+    face = faces_of(s).get(face_id)
     if face is None:
         raise RulesError(f"T-7: {face_id!r} is not a rat token")
     if face.start != handle.startswith("start/") or any(t.face == face_id for t in s.revealed):
         raise RulesError(f"T-7: {face_id} cannot be the face of {handle}")
+    resolution.next, resolution.token, resolution.face = None, handle, face_id
+
+
+def breaks_out(s: State) -> bool:
+    """T-7.1: all cubes in the region (palace excluded) against the revealed threshold."""
+    resolution = s.resolution
+    assert resolution is not None and resolution.face is not None
+    return sum(region(s, resolution.region).cubes) >= faces_of(s)[resolution.face].threshold
+
+
+def cards_hit(s: State) -> list[list[str]]:
+    """T-7.2: for each seat, the class cards it holds that an icon of the revealed token
+    hits (each card once), less those a region card protects in this region (T-7.3)."""
+    resolution = s.resolution
+    assert resolution is not None and resolution.face is not None
+    face = faces_of(s)[resolution.face]
+    safe = {(p.seat, p.protects) for p in resolution.played}
+    hit: list[list[str]] = [[] for _ in range(s.seats)]
+    for card in s.cards:
+        seat = card.holder
+        hit_now = data.icons()[card.name] in face.icons and (seat, card.name) not in safe
+        if seat is not None and hit_now:
+            hit[seat].append(card.name)
+    return hit
+
+
+def crowd_hits(s: State) -> list[int]:
+    """T-7.2: M hits the player(s) with the most cubes there (all tied), A everyone with a
+    cube there; no region card protects against either (T-7.3)."""
+    resolution = s.resolution
+    assert resolution is not None and resolution.face is not None
+    face = faces_of(s)[resolution.face]
+    cubes = region(s, resolution.region).cubes
+    most = max(cubes)
+    return [int(face.majority and n == most) + int(face.all) if n else 0 for n in cubes]
+
+
+def strike(s: State) -> None:
+    """T-7.1-7.4: apply the revealed token from the state at this moment and discard it;
+    each player loses one cube per hit, at most all their cubes there, ordinary cubes
+    before a diplomat's (T-6.9)."""
+    resolution = s.resolution
+    assert resolution is not None and resolution.token is not None
+    assert resolution.face is not None
     r = region(s, resolution.region)
-    broke_out = sum(r.cubes) >= face.threshold
-    hits = _hits(s, r.cubes, face) if broke_out else [0] * s.seats
+    broke_out = breaks_out(s)
+    hits = (
+        [len(c) + m for c, m in zip(cards_hit(s), crowd_hits(s), strict=True)]
+        if broke_out
+        else [0] * s.seats
+    )
     losses = [min(hit, cubes) for hit, cubes in zip(hits, r.cubes, strict=True)]
     for seat, lost in enumerate(losses):
         r.cubes[seat] -= lost
         s.cube_supply[seat] += lost
-    r.tokens.remove(handle)
+        diplomats.after_loss(s, seat, r.name)
+    r.tokens.remove(resolution.token)
     s.revealed.append(
         RevealedToken(
-            handle=handle, face=face_id, region=r.name, broke_out=broke_out, losses=losses
+            handle=resolution.token,
+            face=resolution.face,
+            region=r.name,
+            broke_out=broke_out,
+            losses=losses,
         )
     )
-    resolution.next = None
+    resolution.token = resolution.face = None
     if not r.tokens or not any(r.cubes):
-        s.resolution = None
+        finish_region(s)
 
 
-def _hits(s: State, cubes: list[int], face: data.TokenFace) -> list[int]:
-    """T-7.2: each icon hits the holder of every card of its class, once per card; M the
-    players with the most cubes there (all tied); A everyone with a cube there."""
-    hits = [0] * s.seats
-    icons = {c.name: c.icon for c in data.class_cards()}
-    for icon in face.icons:
-        for card in s.cards:
-            if card.holder is not None and icons[card.name] == icon:
-                hits[card.holder] += 1
-    most = max(cubes)
-    for seat, n in enumerate(cubes):
-        if n:
-            hits[seat] += int(face.majority and n == most) + int(face.all)
-    return hits
+def finish_region(s: State) -> None:
+    """T-7.4: the region is done; region cards played in it are discarded (T-7.3)."""
+    resolution = s.resolution
+    assert resolution is not None
+    if resolution.played:
+        regiondeck.discard(s, [p.face for p in resolution.played if p.face is not None])
+    s.resolution = None

@@ -1,13 +1,15 @@
 """The state of a game of Rattus: everything on the table, all of it public (T-4).
 
-Rat tokens are sealed items (DESIGN §7): the state holds only their handles
-(``"start/3"``, ``"tokens/17"``), never a face, except the faces of tokens already revealed
-to everyone. Everything is kept in lists in a fixed order (board order, seat order) so that
-a state read back from canonical JSON behaves exactly like the one that was written.
+Rat tokens and region cards are sealed items (DESIGN §7): the state holds only their
+handles (``"start/3"``, ``"tokens/17"``, ``"regions/5"``), never a face, except the faces of
+items already revealed to everyone. Everything is kept in lists in a fixed order (board
+order, seat order) so that a state read back from canonical JSON behaves exactly like the
+one that was written. What only Africanus uses lives in ``State.africa``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import Field
@@ -15,16 +17,21 @@ from pydantic import Field
 from pbem.core.rules import Model, Result, RulesError
 from pbem.games.rattus import data
 
-Phase = Literal["setup", "start", "turn", "final_round", "final_plague", "over"]
+Phase = Literal["setup", "start", "caravan", "turn", "final_round", "final_plague", "over"]
 
 CUBES = 20
 """Cubes per player colour (T-1)."""
 
 
 class Options(Model):
-    """Game options (T-2); Africanus is not implemented yet, so it is always off."""
+    """Game options (T-2)."""
 
     africanus: bool = False
+    classes: list[str] | None = Field(
+        default=None,
+        description="Africanus: the class cards in play, in the data file's order; "
+        "None: drawn at random in the setup draw",
+    )
 
 
 class RegionState(Model):
@@ -61,12 +68,59 @@ class Spreading(Model):
     count: int
 
 
+class PlayedCard(Model):
+    """A region card played against the plague (T-7.3): it protects one class card of its
+    player for the rest of the region's resolution; its face is public once revealed."""
+
+    seat: int
+    card: str = Field(description="handle of the region card")
+    protects: str = Field(description="the class card it protects")
+    face: str | None = None
+
+
 class Resolution(Model):
     """A region being resolved (T-7); ``next`` is the token awaiting its public reveal. The
-    active player chooses the order (in the final plague the triggering player is active)."""
+    active player chooses the order (in the final plague the triggering player is active).
+
+    With Africanus a revealed token that hits someone who could protect themselves waits in
+    ``token``/``face`` while the ``asked`` seats choose region cards (T-7.3)."""
 
     region: str
     next: str | None = None
+    token: str | None = None
+    face: str | None = None
+    asked: list[int] = Field(default_factory=list)
+    played: list[PlayedCard] = Field(default_factory=list)
+
+
+class CardDraw(Model):
+    """The three region cards of the Astronomer (drawn privately, T-6.7) or the Explorer
+    (revealed to all, T-6.8) while the ability lasts. No ``cards`` yet: the deck must be
+    made anew from the discards first."""
+
+    ability: Literal["Astronomer", "Explorer"]
+    cards: list[str] = Field(default_factory=list)
+    seen: bool = Field(default=False, description="the Astronomer has looked at them")
+    kept: str | None = Field(default=None, description="the card the Astronomer keeps")
+    faces: list[str] = Field(default_factory=list, description="the Explorer's cards, shown")
+
+
+class Africa(Model):
+    """What the Africanus expansion adds to the table (T-1, T-3.5, T-3.6, T-3.9)."""
+
+    deck: list[str] = Field(description="face-down region card handles, drawn from the front")
+    decks: int = Field(default=1, description="region decks made so far (T-6.7, T-6.8)")
+    hands: list[list[str]] = Field(description="region card handles in each hand")
+    dealt: int = Field(default=0, description="hands shown to their holders so far (T-3.5)")
+    discards: list[str] = Field(default_factory=list, description="face-up region card ids")
+    draw: CardDraw | None = None
+    diplomats: list[list[str]] = Field(description="regions holding each seat's diplomat")
+    palace_diplomats: list[int]
+    diplomat_supply: int = 0
+    caravan: str | None = None
+    shown: list[list[str]] | None = Field(
+        default=None, description="each hand's region cards, revealed at the end (T-8)"
+    )
 
 
 class RevealedToken(Model):
@@ -102,12 +156,31 @@ class State(Model):
     witch: WitchLook | None = None
     spread: Spreading | None = None
     resolution: Resolution | None = None
+    africa: Africa | None = None
     result: Result | None = None
 
 
+def copy(s: State) -> State:
+    """A deep copy to change, as the engine's input must stay untouched: a round trip
+    through plain data, about three times faster than ``model_copy(deep=True)``."""
+    return State.model_validate(s.model_dump())
+
+
 def board_of(s: State) -> data.Board:
-    """The board of this game; the one place that will look at Africanus."""
-    return data.board(s.seats)
+    """The board of this game (T-1)."""
+    return data.board(s.seats, s.options.africanus)
+
+
+def faces_of(s: State) -> Mapping[str, data.TokenFace]:
+    """The rat token faces of this game (T-1)."""
+    return data.faces(s.options.africanus)
+
+
+def africa(s: State) -> Africa:
+    """The Africanus part of the table; only rules of the expansion ask for it."""
+    if s.africa is None:
+        raise RulesError("T-2: this needs the Africanus expansion")
+    return s.africa
 
 
 def region(s: State, name: str) -> RegionState:
@@ -128,13 +201,25 @@ def cards_of(s: State, seat: int) -> list[str]:
     return [c.name for c in s.cards if c.holder == seat]
 
 
+def holds(s: State, seat: int, card: str) -> bool:
+    """Whether ``seat`` holds ``card``; a card not in play (Africanus, T-2) is held by none."""
+    return any(c.name == card and c.holder == seat for c in s.cards)
+
+
 def can_use(s: State, seat: int, card: str) -> bool:
     """Each class card held may be used once in a turn (T-5)."""
-    return holder(s, card) == seat and card not in s.progress.used
+    return holds(s, seat, card) and card not in s.progress.used
 
 
 def mark_used(s: State, card: str) -> None:
     s.progress.used = sorted([*s.progress.used, card])
+
+
+def spend(s: State, seat: int, card: str, section: str) -> None:
+    """Use ``card``'s ability now, refusing if ``seat`` cannot (T-5: once a turn)."""
+    if not can_use(s, seat, card):
+        raise RulesError(f"{section}: you do not hold the {card}, or used it this turn")
+    mark_used(s, card)
 
 
 def token_region(s: State, handle: str) -> RegionState:

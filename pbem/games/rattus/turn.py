@@ -14,10 +14,25 @@ from pbem.core.rules import RulesError
 from pbem.games.rattus import abilities, plague
 from pbem.games.rattus.abilities import KNIGHT, PEASANT
 from pbem.games.rattus.actions import Action, Peasant, Place, Plague, Take
-from pbem.games.rattus.state import State, board_of, can_use, holder, mark_used, region
+from pbem.games.rattus.setup import BIG_GAME
+from pbem.games.rattus.state import (
+    State,
+    board_of,
+    can_use,
+    holder,
+    holds,
+    mark_used,
+    region,
+)
 
-KNIGHT_STEPS = 2
-"""How far the Knight moves the plague (T-6.4; 3 with Africanus at 5–6 players)."""
+
+def knight_steps(s: State) -> int:
+    """How far the Knight moves the plague: 2 steps, 3 with 5-6 players (T-6.4, T-3.6)."""
+    return 3 if s.seats >= BIG_GAME else 2
+
+
+def plague_steps(s: State, seat: int) -> int:
+    return knight_steps(s) if holds(s, seat, KNIGHT) else 1
 
 
 def actions(s: State, seat: int) -> Iterator[Action]:
@@ -53,10 +68,9 @@ def plague_paths(s: State, seat: int) -> Iterator[Plague]:
     b = board_of(s)
     frontier = [[n] for n in b.neighbours(s.plague)]
     paths = list(frontier)
-    if holder(s, KNIGHT) == seat:
-        for _ in range(KNIGHT_STEPS - 1):
-            frontier = [[*p, n] for p in frontier for n in b.neighbours(p[-1])]
-            paths += frontier
+    for _ in range(plague_steps(s, seat) - 1):
+        frontier = [[*p, n] for p in frontier for n in b.neighbours(p[-1])]
+        paths += frontier
     for path in paths:
         if path[-1] != s.plague:
             yield Plague(path=path)
@@ -97,16 +111,16 @@ def do_place(s: State, seat: int, action: Place | Peasant) -> None:
 
 
 def do_plague(s: State, seat: int, action: Plague) -> None:
-    """T-5 C.1: move the plague to a neighbour (the Knight: up to 2 steps, ending elsewhere
-    than it began, T-6.4); then spread and resolve there."""
+    """T-5 C.1: move the plague to a neighbour (the Knight: up to 2 or 3 steps, ending
+    elsewhere than it began, T-6.4); then spread and resolve there."""
     if must_place(s, seat):
         raise RulesError("T-5 B: place your cubes before moving the plague (C comes last)")
     start = s.plague
     assert start is not None
-    steps = KNIGHT_STEPS if holder(s, KNIGHT) == seat else 1
+    steps = plague_steps(s, seat)
     if not 1 <= len(action.path) <= steps:
         raise RulesError(
-            f"T-5 C.1: the plague moves 1 step (up to {KNIGHT_STEPS} with the Knight, T-6.4)"
+            f"T-5 C.1: the plague moves 1 step (up to {knight_steps(s)} with the Knight, T-6.4)"
         )
     b = board_of(s)
     here = start

@@ -130,7 +130,7 @@ def test_scores_count_the_palace() -> None:
     # T-9.4: cubes on the map and in the palace.
     s = position(cubes={"Gallia": [2, 1, 0], "Italia": [1, 0, 0]}, palace=[0, 4, 1])
     s.trigger = 0
-    assert scoring.scores(s) == [3, 5, 1]
+    assert [sum(p) for p in scoring.parts(s)] == [3, 5, 1]
 
 
 @pytest.mark.parametrize(

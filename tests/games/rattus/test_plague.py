@@ -232,7 +232,7 @@ def test_public_reveal_needs_the_right_face() -> None:
     s = RULES.apply(t.state, 0, RULES.parse_action(t.state, 0, "plague Turcia"))
     reveal = RULES.pending(s)
     assert reveal == Reveal(items=[T0])
-    with pytest.raises(RulesError, match="needs its face"):
+    with pytest.raises(RulesError, match="a public one has all"):
         RULES.apply_reveal(s, reveal, None)
     with pytest.raises(RulesError, match="not a rat token"):
         RULES.apply_reveal(s, reveal, {T0: "X99"})

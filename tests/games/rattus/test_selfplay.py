@@ -1,19 +1,25 @@
-"""Whole games with both bots for 2-4 players, checking the invariants after every step,
-and the agreement of ``legal_actions``, ``check`` and the notation on the positions met."""
+"""Whole games with both bots, base game 2-4 players and Africanus 2-6, checking the
+invariants after every step, and the agreement of ``legal_actions``, ``check`` and the
+notation on the positions met. (Games through the engine: ``test_engine.py``.)"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 import pytest
 
-from pbem.core.rules import Over, RulesError, Turn
-from pbem.core.selfplay import play_game
-from pbem.games.rattus import State, data
+from pbem.core.rules import Over, Parallel, RulesError, Turn
+from pbem.games.rattus import State, data, scoring
 from pbem.games.rattus.actions import (
+    Astronomer,
+    Caravan,
+    Choose,
     End,
+    Explore,
+    Explorer,
     Keep,
     King,
     Merchant,
@@ -21,34 +27,67 @@ from pbem.games.rattus.actions import (
     Peasant,
     Place,
     Plague,
+    Protect,
     Resolve,
     RevealToken,
     Spread,
+    Sultan,
     Swap,
     Take,
+    Use,
     Witch,
 )
 from pbem.games.rattus.bots import greedy
 
-from .harness import OPTIONS, RULES, Table, check_invariants, position, rng
+from .harness import AFRICANUS, OPTIONS, RULES, Table, check_invariants, position, rng
 
 BOTS = [["random"], ["greedy"], ["greedy", "random"]]
+
+
+def _nothing(s: State) -> None:
+    return None
+
+
+def finished(table: Table, bots: list[str], watch: Callable[[State], None] = _nothing) -> State:
+    """Play to the end checking the invariants after every step (and ``watch``); check
+    the result."""
+    check_invariants(table.state, table.faces)
+
+    def step(s: State) -> None:
+        check_invariants(s, table.faces)
+        watch(s)
+
+    final = table.play(bots, step)
+    result = final.result
+    assert result is not None and len(result.winners) == 1 and final.trigger is not None
+    assert result.scores == [sum(p) for p in scoring.parts(final)]
+    assert result.scores[result.winners[0]] == max(result.scores)
+    return final
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("bots", BOTS, ids="-".join)
 def test_selfplay_keeps_the_invariants_and_ends(seats: int, bots: list[str]) -> None:
     # T-1 (20 cubes each, 49 tokens), T-5 C.3 (at most 3 tokens a region), T-9 (an end).
-    for seed in range(6):
-        table = Table.new(seats, seed)
-        check_invariants(table.state)
-        final = table.play(bots, check_invariants)
-        result = final.result
-        assert result is not None and len(result.winners) == 1
+    for seed in range(4):
+        final = finished(Table.new(seats, seed), bots)
         points = [sum(r.cubes[i] for r in final.regions) + final.palace[i] for i in range(seats)]
-        assert result.scores == points
-        assert points[result.winners[0]] == max(points)
-        assert final.trigger is not None
+        assert final.result.scores == points
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_africanus_selfplay_keeps_the_invariants_and_ends(seats: int) -> None:
+    # T-1..T-10 with Africanus: cubes, 65 tokens, region cards (each in exactly one of deck,
+    # hands, discards, played) and 15 diplomats conserved; region cards played knowingly.
+    played: set[str] = set()
+
+    def cards_played(s: State) -> None:
+        played.update(p.card for p in (s.resolution.played if s.resolution else []))
+
+    for seed in range(3):
+        final = finished(Table.new(seats, seed, AFRICANUS), ["greedy", "random"], cards_played)
+        assert final.africa.shown is not None or not any(final.africa.hands)
+    assert played
 
 
 def test_same_seed_same_game() -> None:
@@ -103,6 +142,7 @@ def candidates(s: State, legal_types: set[str]) -> list[Any]:
         Spread(regions=list(c)) for k in (1, 2) for c in combinations_with_replacement(regions, k)
     ]
     out += [RevealToken(token=h) for h in tokens]
+    out += _africanus_candidates(s, regions, pairs)
     seen: Counter[str] = Counter()
     chosen = []
     for action in out:
@@ -112,12 +152,42 @@ def candidates(s: State, legal_types: set[str]) -> list[Any]:
     return chosen
 
 
+def _africanus_candidates(s: State, regions: list[str], pairs: list[tuple[str, str]]) -> list[Any]:
+    if s.africa is None:
+        return []
+    draw = s.africa.draw.cards if s.africa.draw else []
+    hands = [h for hand in s.africa.hands for h in hand][:4]
+    cards = [c.name for c in s.cards]
+    out: list[Any] = [Astronomer(), Explorer(), Protect()]
+    out += [Choose(region_card=h) for h in draw + hands[:1]]
+    for name in regions:
+        out += [Explore(region=name), Sultan(region=name), Caravan(path=[name])]
+        out += [King(region=name, diplomat=True)]
+    for a, b in pairs:
+        out += [Caravan(path=[a, b]), Merchant(source=a, target=b, cubes=1, diplomat=True)]
+    out += [Protect(uses=[Use(card=h, protects=c)]) for h in hands for c in cards]
+    out += [
+        Protect(uses=[Use(card=h, protects=c), Use(card=g, protects=d)])
+        for h, g in combinations(hands, 2)
+        for c, d in combinations(cards, 2)
+    ]
+    return out
+
+
 def agree(s: State) -> None:
     """legal_actions, check and the notation agree on the decision awaited in ``s``."""
     decision = RULES.pending(s)
-    if not isinstance(decision, Turn):
+    if isinstance(decision, Turn):
+        seats = [decision.seat]
+    elif isinstance(decision, Parallel):
+        seats = decision.seats + [i for i in range(s.seats) if i not in decision.seats][:1]
+    else:
         return
-    seat = decision.seat
+    for seat in seats:
+        _agree(s, seat, decision)
+
+
+def _agree(s: State, seat: int, decision: Turn | Parallel) -> None:
     legal = RULES.legal_actions(s, seat)
     keys = {RULES.format_action(s, seat, a) for a in legal}
     assert len(keys) == len(legal)
@@ -133,12 +203,22 @@ def agree(s: State) -> None:
         assert accepted == (line in keys), (line, decision)
 
 
-@pytest.mark.parametrize(("seats", "seed"), [(2, 1), (4, 3)])
-def test_legal_actions_are_exactly_the_actions_check_accepts(seats: int, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("seats", "seed", "opts", "every"), [(2, 1, OPTIONS, 5), (5, 3, AFRICANUS, 12)]
+)
+def test_legal_actions_are_exactly_the_actions_check_accepts(
+    seats: int, seed: int, opts: dict[str, Any], every: int
+) -> None:
     # legal_actions lists every legal action (the random bot relies on it), check refuses
-    # everything else, and the notation gives each legal action back. Every 5th step.
+    # everything else, and the notation gives each legal action back. Every few steps, and
+    # at every region-card reaction.
     steps = iter(range(10**6))
-    Table.new(seats, seed).play(["random"], lambda s: next(steps) % 5 or agree(s))
+
+    def watch(s: State) -> None:
+        if isinstance(RULES.pending(s), Parallel) or not next(steps) % every:
+            agree(s)
+
+    Table.new(seats, seed, opts).play(["random"], watch)
 
 
 def test_greedy_places_away_from_the_plague() -> None:
@@ -166,10 +246,3 @@ def test_every_game_reaches_over() -> None:
     table.play(["greedy"], lambda s: None)
     assert isinstance(table.decision, Over)
     assert data.board(2).regions == tuple(r.name for r in table.state.regions)
-
-
-def test_a_game_through_the_engine() -> None:
-    # DESIGN §3-§7: a whole game through the real file: signatures, beacon draws, sealed
-    # token decks with public reveals and the Witch's private looks, then full verification.
-    report = play_game(RULES, 2, 1, OPTIONS, ["greedy", "random"])
-    assert len(report.result.winners) == 1
