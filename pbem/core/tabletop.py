@@ -72,6 +72,7 @@ class Tabletop:
     unshuffled: list[str] = field(default_factory=list)
     """Decks added and not yet passed through every seat's shuffle."""
     private: list[PrivateReveal] = field(default_factory=list)
+    _tables: dict[str, dict[bytes, str]] = field(default_factory=dict)
 
     @staticmethod
     def check_key(game: str, seat: int, key: str, proof: str) -> bytes:
@@ -127,6 +128,13 @@ class Tabletop:
             self.passes[name].append((seat, after))
             self.decks[name] = after
 
+    def table_of(self, name: str) -> dict[bytes, str]:
+        """Item point -> item id for deck ``name``; hashing every item to a point is costly,
+        and a deck's items never change, so each table is made once."""
+        if name not in self._tables:
+            self._tables[name] = deck.item_table(name, self.items[name])
+        return self._tables[name]
+
     def ciphertext(self, handle: str) -> Ciphertext:
         name, _, index = handle.partition("/")
         cts = self.decks.get(name)
@@ -172,7 +180,7 @@ class Tabletop:
             point = deck.open_with_shares(self.ciphertext(handle), [s[k] for s in shares.values()])
             name = handle.partition("/")[0]
             try:
-                faces[handle] = deck.identify(point, deck.item_table(name, self.items[name]))
+                faces[handle] = deck.identify(point, self.table_of(name))
             except DeckError as exc:
                 raise Rejected(
                     f"{handle} opens to no item of deck {name!r}: a shuffle was dishonest"
@@ -194,7 +202,7 @@ class Tabletop:
             for handle, ct, others in zip(rev.handles, rev.cts, rev.shares, strict=True):
                 name = handle.partition("/")[0]
                 point = deck.open_private(ct, others, secret)
-                known[handle] = deck.identify(point, deck.item_table(name, self.items[name]))
+                known[handle] = deck.identify(point, self.table_of(name))
         return known
 
     def check_disclosure(self, seat: int, body: dict[str, Any]) -> bytes:
