@@ -11,8 +11,16 @@ from pbem.core.gamefile import Entry, Envelope, GameFile
 from pbem.core.keys import Identity
 from pbem.core.randomness import Rng
 from pbem.core.replay import Replay
-from pbem.core.selfplay import bot_identities
+from pbem.core.selfplay import StepClock, bot_identities
 from tests.rulesets.guess import Guess
+
+CLOCK_START = StepClock.START
+
+
+def fixed_clock() -> int:
+    """One claimed time for every signature of a test: a step signed twice on two copies
+    is then the same step, as the store's journal makes it for players."""
+    return CLOCK_START
 
 
 class Seeded:
@@ -30,30 +38,35 @@ def guess_game(players: int = 2, seed: int = 1, **options: str) -> tuple[Replay,
     rules = registry.get("guess")
     ids = bot_identities(seed, players)
     replay = new_game(
-        rules, rules.parse_options(options), [i.card for i in ids], ids[0], entropy=Seeded(seed)
+        rules,
+        rules.parse_options(options),
+        [i.card for i in ids],
+        ids[0],
+        entropy=Seeded(seed),
+        clock=fixed_clock,
     )
     for ident in ids:
-        automatic(replay, ident)
+        automatic(replay, ident, clock=fixed_clock)
     for ident in ids:
-        automatic(replay, ident)
+        automatic(replay, ident, clock=fixed_clock)
     return replay, ids
 
 
 def commit_all(replay: Replay, ids: list[Identity], values: list[int]) -> None:
     for ident, value in zip(ids, values, strict=True):
-        act(replay, ident, Guess(value=value), entropy=Seeded(value))
+        act(replay, ident, Guess(value=value), entropy=Seeded(value), clock=fixed_clock)
 
 
-def signed(identity: Identity, kind: str, item: Any) -> Any:
+def signed(identity: Identity, item: Any) -> Any:
     """Sign an arbitrary entry or envelope (forging is just signing what you like)."""
-    return sign_item(identity, kind, item)
+    return sign_item(identity, item)
 
 
 def resign_last(game: GameFile, identity: Identity, **changes: Any) -> GameFile:
     """Replace the last single entry with a changed copy, properly signed by ``identity``."""
     last = game.steps[-1]
     assert isinstance(last, Entry)
-    forged = signed(identity, last.kind, last.model_copy(update=changes))
+    forged = signed(identity, last.model_copy(update=changes))
     return game.model_copy(update={"steps": [*game.steps[:-1], forged]})
 
 
@@ -64,27 +77,34 @@ def forged_envelope(
     seat's next preimage: everything right but what ``body`` and ``fields`` change."""
     aw = replay.awaiting
     defaults = {
+        "kind": "envelope",
         "game": replay.genesis.game,
         "parent": aw.parent,
         "decision": aw.decision,
+        "time": CLOCK_START,
         "preimage": next_preimage(replay, identity, seat),
+        "signature": "",
     }
-    return signed(identity, "envelope", Envelope(seat=seat, body=body, **{**defaults, **fields}))
+    return signed(
+        identity, Envelope.model_construct(seat=seat, body=body, **{**defaults, **fields})
+    )
 
 
 def forged_entry(
     replay: Replay, identity: Identity, seat: int, kind: str, body: dict[str, Any]
 ) -> Entry:
     """A single entry on the current head, signed by ``identity`` with its next preimage."""
-    entry = Entry(
+    entry = Entry.model_construct(
         kind=kind,
         game=replay.genesis.game,
         parent=replay.awaiting.parent,
         seat=seat,
+        time=CLOCK_START,
         body=body,
         preimage=next_preimage(replay, identity, seat),
+        signature="",
     )
-    return signed(identity, kind, entry)
+    return signed(identity, entry)
 
 
 def play_until(
@@ -94,5 +114,6 @@ def play_until(
     rng = Rng(seed)
     while not stop(replay):
         seat = replay.remaining()[0]
-        if not automatic(replay, ids[seat]):
-            act(replay, ids[seat], replay.rules.random_action(replay.state, seat, rng))
+        if not automatic(replay, ids[seat], clock=fixed_clock):
+            action = replay.rules.random_action(replay.state, seat, rng)
+            act(replay, ids[seat], action, clock=fixed_clock)

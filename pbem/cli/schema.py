@@ -16,6 +16,8 @@ from pbem.core.gamefile import GameFile
 from pbem.core.keys import IdentityCard
 from pbem.resources import resource_dir
 
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
 
 def all_schemas() -> dict[str, dict[str, Any]]:
     """Every published schema by file stem: the file format, identity cards, and what each
@@ -26,7 +28,27 @@ def all_schemas() -> dict[str, dict[str, Any]]:
     }
     for target in sorted(registry.installed().values()):
         out.update(registry.instance(target).schemas())
-    return out
+    return {stem: publish(stem, schema) for stem, schema in out.items()}
+
+
+def publish(stem: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A pydantic schema as plain JSON Schema 2020-12 that any validator reads the same:
+    ``$schema`` and ``$id`` added, unions as ``oneOf`` (every union the models use is
+    disjoint: by ``const`` kinds, or by JSON type), and OpenAPI's ``discriminator``, which
+    JSON Schema validators ignore, removed."""
+
+    def plain(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {
+                ("oneOf" if key == "anyOf" else key): plain(value)
+                for key, value in node.items()
+                if key != "discriminator"
+            }
+        if isinstance(node, list):
+            return [plain(item) for item in node]
+        return node
+
+    return {"$schema": DIALECT, "$id": f"urn:pbem:schema:{stem}", **plain(schema)}
 
 
 def _text(schema: dict[str, Any]) -> str:

@@ -70,7 +70,8 @@ def _compare_batches(
     for seat in sorted(xs.keys() & ys.keys()):
         if xs[seat] != ys[seat]:
             return Comparison("equivocation", i, [xs[seat].model_dump(), ys[seat].model_dump()])
-    union = Batch(
+    union = Batch.model_construct(
+        kind="batch",
         parent=x.parent,
         decision=x.decision,
         envelopes=[{**xs, **ys}[s] for s in sorted(xs.keys() | ys.keys())],
@@ -143,8 +144,10 @@ def merge_files(games: list[GameFile], names: list[str]) -> Replay:
             raise Rejected(_describe(c, label, name), detail=proof_text(c.proof))
         steps = c.merged
         label = f"{label}+{name}"
-    merged = GameFile(format=games[0].format, genesis=games[0].genesis, steps=steps)
-    return replay_file(merged, registry.get(merged.genesis.ruleset.id))
+    genesis = games[0].genesis
+    replay = Replay.start(genesis, registry.get(genesis.ruleset.id))
+    replay.take(genesis, steps)
+    return replay
 
 
 def proof_text(proof: list[dict[str, Any]]) -> str | None:

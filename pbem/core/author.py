@@ -9,14 +9,17 @@ id, so a seat needs nothing but its keyring to carry on from any machine.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
 
 from pbem.core import deck
 from pbem.core.canonical import b64d, b64e
 from pbem.core.errors import Rejected, UsageError
-from pbem.core.gamefile import Entry, Envelope, Genesis, RulesetPin, signing_message
+from pbem.core.gamefile import Entry, Envelope, Genesis, RulesetPin, Signed, message_for
 from pbem.core.keys import Identity, IdentityCard
 from pbem.core.randomness import chain
 from pbem.core.replay import Replay
@@ -24,8 +27,15 @@ from pbem.core.rules import RulesError, Ruleset
 from pbem.core.sealing import open_sealed, seal, seal_key
 from pbem.core.tabletop import key_context
 
+S = TypeVar("S", bound=Signed)
 Entropy = Callable[[int], bytes]
+Clock = Callable[[], int]
 DEFAULT_CHAIN = 8192
+
+
+def utc_now() -> int:
+    """The signer's claimed time: whole UTC seconds. A claim, not a proof (DESIGN §11)."""
+    return int(time.time())
 
 
 @lru_cache(maxsize=32)
@@ -46,6 +56,7 @@ def new_game(
     *,
     chain_length: int = DEFAULT_CHAIN,
     entropy: Entropy = os.urandom,
+    clock: Clock = utc_now,
 ) -> Replay:
     """Sign a genesis; the creator must hold one of the seats."""
     keys = [card.sign_key for card in seats]
@@ -54,18 +65,19 @@ def new_game(
     game = b64e(entropy(16))
     head = beacon_chain(creator, game, chain_length)[0]
     seat = keys.index(creator.card.sign_key)
-    genesis = Genesis(
-        game=game,
-        ruleset=RulesetPin(id=rules.id, version=rules.version, hash=rules.content_hash()),
-        options=options,
-        seats=seats,
-        creator=keys.index(creator.card.sign_key),
-        head=b64e(head),
-        chain=chain_length,
+    pin = RulesetPin(id=rules.id, version=rules.version, hash=rules.content_hash())
+    fields = {
+        "game": game,
+        "ruleset": pin.model_dump(),
+        "options": options,
+        "seats": [card.model_dump() for card in seats],
+        "creator": seat,
+        "head": b64e(head),
+        "chain": chain_length,
+        "time": clock(),
         **deck_key_fields(creator, game, seat),
-    )
-    genesis = sign_item(creator, "genesis", genesis)
-    return Replay.start(genesis, rules)
+    }
+    return Replay.start(sign_new(creator, Genesis, fields), rules)
 
 
 def deck_secret(identity: Identity, game: str) -> bytes:
@@ -90,9 +102,22 @@ def seat_of(replay: Replay, identity: Identity) -> int:
     raise UsageError(f"{identity.card.name!r} holds no seat in this game")
 
 
-def sign_item(identity: Identity, kind: str, item: Any) -> Any:
-    signature = identity.sign(signing_message(kind, item))
-    return item.model_copy(update={"signature": b64e(signature)})
+def sign_new(identity: Identity, model: type[S], fields: dict[str, Any]) -> S:
+    """Sign ``fields`` as a ``model`` (genesis, entry or envelope) and validate the result
+    strictly, as a recipient will: what we sign is exactly what verifies."""
+    kind = fields["kind"] if model is Entry else model.KIND
+    signature = b64e(identity.sign(message_for(kind, fields)))
+    try:
+        return model.model_validate({**fields, "signature": signature})
+    except ValidationError as exc:
+        raise Rejected(f"cannot sign a malformed {model.__name__.lower()}: {exc}") from exc
+
+
+def sign_item(identity: Identity, item: S) -> S:
+    """Sign an existing object again (tests forge with it: signing is all a forger needs)."""
+    fields = item.model_dump(mode="json")
+    fields.pop("signature")
+    return sign_new(identity, type(item), fields)
 
 
 def next_preimage(replay: Replay, identity: Identity, seat: int) -> str:
@@ -101,33 +126,40 @@ def next_preimage(replay: Replay, identity: Identity, seat: int) -> str:
     return b64e(values[replay.revealed[seat] + 1])
 
 
-def _envelope(replay: Replay, identity: Identity, seat: int, body: dict[str, Any]) -> None:
+def _envelope(
+    replay: Replay, identity: Identity, seat: int, body: dict[str, Any], clock: Clock
+) -> None:
     aw = replay.awaiting
     assert aw is not None
     preimage = "" if aw.decision == "join" else next_preimage(replay, identity, seat)
-    env = Envelope(
-        game=replay.genesis.game,
-        parent=aw.parent,
-        decision=aw.decision,
-        seat=seat,
-        body=body,
-        preimage=preimage,
-    )
-    replay.add_envelope(sign_item(identity, "envelope", env))
+    fields = {
+        "kind": "envelope",
+        "game": replay.genesis.game,
+        "parent": aw.parent,
+        "decision": aw.decision,
+        "seat": seat,
+        "time": clock(),
+        "body": body,
+        "preimage": preimage,
+    }
+    replay.add_envelope(sign_new(identity, Envelope, fields))
 
 
-def _entry(replay: Replay, identity: Identity, seat: int, kind: str, body: dict[str, Any]) -> None:
+def _entry(
+    replay: Replay, identity: Identity, seat: int, kind: str, body: dict[str, Any], clock: Clock
+) -> None:
     aw = replay.awaiting
     assert aw is not None
-    entry = Entry(
-        kind=kind,
-        game=replay.genesis.game,
-        parent=aw.parent,
-        seat=seat,
-        body=body,
-        preimage=next_preimage(replay, identity, seat),
-    )
-    replay.add(sign_item(identity, kind, entry))
+    fields = {
+        "kind": kind,
+        "game": replay.genesis.game,
+        "parent": aw.parent,
+        "seat": seat,
+        "time": clock(),
+        "body": body,
+        "preimage": next_preimage(replay, identity, seat),
+    }
+    replay.add(sign_new(identity, Entry, fields))
 
 
 def seal_key_for(
@@ -139,7 +171,7 @@ def seal_key_for(
     )
 
 
-def automatic(replay: Replay, identity: Identity) -> int:
+def automatic(replay: Replay, identity: Identity, *, clock: Clock = utc_now) -> int:
     """Make every step the seat owes that needs no decision: its join, its shuffle of the
     sealed decks, a beacon supply, the reveal of its sealed action once all have committed,
     decryption shares, and its deck secret at the end. Returns how many it made."""
@@ -152,31 +184,40 @@ def automatic(replay: Replay, identity: Identity) -> int:
         if aw.decision == "join":
             head = beacon_chain(identity, game, replay.genesis.chain)[0]
             body = {"head": b64e(head), **deck_key_fields(identity, game, seat)}
-            _envelope(replay, identity, seat, body)
+            _envelope(replay, identity, seat, body, clock)
         elif aw.kind == "beacon":
-            _entry(replay, identity, seat, "beacon", {})
+            _entry(replay, identity, seat, "beacon", {}, clock)
         elif aw.decision == "beacon":
-            _envelope(replay, identity, seat, {})
+            _envelope(replay, identity, seat, {}, clock)
         elif aw.kind == "shuffle":
             body = replay.table.shuffle_body(seat, deck_secret(identity, game))
-            _entry(replay, identity, seat, "shuffle", body)
+            _entry(replay, identity, seat, "shuffle", body, clock)
         elif aw.decision == "share":
             assert replay.reveal is not None
             body = replay.table.share_body(replay.reveal, aw.parent, deck_secret(identity, game))
-            _envelope(replay, identity, seat, body)
+            _envelope(replay, identity, seat, body, clock)
         elif aw.decision == "disclose":
-            _envelope(replay, identity, seat, {"deck_secret": b64e(deck_secret(identity, game))})
+            _envelope(
+                replay, identity, seat, {"deck_secret": b64e(deck_secret(identity, game))}, clock
+            )
         elif aw.decision.startswith("reveal:"):
             commit = replay.commit_batch()
             key = seal_key_for(replay, identity, seat, commit.parent, commit.decision)
-            _envelope(replay, identity, seat, {"key": b64e(key)})
+            _envelope(replay, identity, seat, {"key": b64e(key)}, clock)
         else:
             break
         made += 1
     return made
 
 
-def act(replay: Replay, identity: Identity, action: Any, *, entropy: Entropy = os.urandom) -> None:
+def act(
+    replay: Replay,
+    identity: Identity,
+    action: Any,
+    *,
+    entropy: Entropy = os.urandom,
+    clock: Clock = utc_now,
+) -> None:
     """Sign the seat's decision: a turn entry, an open envelope, or a sealed commitment."""
     seat = seat_of(replay, identity)
     aw = replay.awaiting
@@ -193,13 +234,13 @@ def act(replay: Replay, identity: Identity, action: Any, *, entropy: Entropy = o
         raise Rejected(str(exc)) from exc
     data = replay.rules.dump_action(action)
     if aw.kind == "turn":
-        _entry(replay, identity, seat, "turn", {"action": data})
+        _entry(replay, identity, seat, "turn", {"action": data}, clock)
     elif aw.decision.startswith("act:"):
-        _envelope(replay, identity, seat, {"action": data})
+        _envelope(replay, identity, seat, {"action": data}, clock)
     else:
         key = seal_key_for(replay, identity, seat, aw.parent, aw.decision)
         body = seal(key, replay.genesis.game, aw.parent, seat, aw.decision, data, entropy)
-        _envelope(replay, identity, seat, body)
+        _envelope(replay, identity, seat, body, clock)
 
 
 def own_sealed_action(replay: Replay, identity: Identity) -> Any | None:

@@ -2,7 +2,13 @@
 
 Everything that is signed or hashed is encoded with JCS, so a file re-indented by a mail
 client still verifies. Parsing refuses what JCS cannot round-trip or what an attacker could
-use to make two readers disagree: duplicate keys, floats, NaN, deep nesting, non-UTF-8.
+use to make two readers disagree: duplicate keys, floats, NaN, integers outside JCS's exact
+range (|n| > 2^53 − 1, and digit strings too long to be one), deep nesting, non-UTF-8.
+
+Encoding has a fast path: for values whose object keys are all ASCII and whose integers lie
+in the exact range (everything the game format holds), the C ``json`` encoder with sorted
+keys and no spaces writes exactly the RFC 8785 bytes (``tests/core/test_canonical.py``
+proves it on random values). Anything else goes to the ``rfc8785`` package.
 """
 
 from __future__ import annotations
@@ -18,15 +24,80 @@ from pbem.core.errors import Rejected
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 64
+MAX_SAFE_INTEGER = 2**53 - 1
+"""JCS writes numbers as IEEE doubles: beyond this an integer is no longer exact."""
+_MAX_DIGITS = len(str(MAX_SAFE_INTEGER))
 _B64URL = re.compile(r"[A-Za-z0-9_-]*={0,2}")
+_FAST = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class OutOfRange(Rejected):
+    """An integer outside ±(2^53 − 1) in parsed JSON; ``path`` says where (keys and
+    indexes from the top), so callers can name the step and the field."""
+
+    def __init__(self, path: list[str | int], text: str) -> None:
+        self.shown = text if len(text) <= 24 else f"{text[:12]}… ({len(text)} digits)"
+        super().__init__(f"integer out of range at {format_path(path)} ({self.shown})")
+        self.path = path
+
+
+def format_path(path: list[str | int]) -> str:
+    """``["steps", 4, "body"]`` as ``steps[4].body``: how errors point into a file."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out or "the top level"
+
+
+def _in_fast_domain(value: Any) -> bool:
+    """Whether the C encoder's bytes are the RFC 8785 bytes of ``value``: only JSON types,
+    ASCII keys (sorted the same by code point and by UTF-16 unit), exact integers. Floats
+    are refused outright: the format has none."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                return False
+        elif kind is dict:
+            for key in item:
+                if type(key) is not str or not key.isascii():
+                    return False
+            stack.extend(item.values())
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+        elif kind is float:
+            raise Rejected(f"value cannot be canonically encoded: float {item!r}")
+        else:
+            return False
+    return True
 
 
 def canonical(value: Any) -> bytes:
     """RFC 8785 bytes of a JSON value (ints, strings, bools, None, lists, dicts only)."""
+    if _in_fast_domain(value):
+        try:
+            return _FAST.encode(value).encode("utf-8")
+        except UnicodeEncodeError as exc:  # a lone surrogate: not a Unicode string
+            raise Rejected("value cannot be canonically encoded: invalid Unicode") from exc
     try:
         return rfc8785.dumps(value)
     except (rfc8785.CanonicalizationError, TypeError, ValueError) as exc:
         raise Rejected(f"value cannot be canonically encoded: {exc}") from exc
+
+
+def canonical_object(members: dict[str, bytes]) -> bytes:
+    """The RFC 8785 bytes of an object whose (ASCII) keys map to the canonical bytes of
+    their values: lets a signed item be encoded once and both its signed part (without
+    ``signature``) and its whole be assembled from the same pieces."""
+    return (
+        b"{"
+        + b",".join(b'"' + key.encode("ascii") + b'":' + members[key] for key in sorted(members))
+        + b"}"
+    )
 
 
 def b64e(data: bytes) -> str:
@@ -35,51 +106,99 @@ def b64e(data: bytes) -> str:
 
 
 def b64d(text: str, *, size: int | None = None, what: str = "value") -> bytes:
-    """Decode base64url (padding optional); with ``size``, insist on that many bytes."""
+    """Decode canonical base64url without padding; with ``size``, insist on that many bytes.
+    Only the one encoding of each byte string is accepted (no padding, zero trailing bits),
+    so a value cannot be rewritten into another string that decodes the same."""
     if not isinstance(text, str) or not _B64URL.fullmatch(text):
         raise Rejected(f"{what} is not base64url")
-    try:
-        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (ValueError, TypeError) as exc:
-        raise Rejected(f"{what} is not base64url") from exc
+    bare = text.rstrip("=")
+    if len(bare) % 4 == 1:
+        raise Rejected(f"{what} is not base64url (truncated)")
+    data = base64.urlsafe_b64decode(bare + "=" * (-len(bare) % 4))
+    if b64e(data) != text:
+        raise Rejected(f"{what} is not canonical base64url (no padding, zero trailing bits)")
     if size is not None and len(data) != size:
         raise Rejected(f"{what} must be {size} bytes, not {len(data)}")
     return data
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise Rejected(f"duplicate key {key!r} in JSON")
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise Rejected(f"duplicate key {key!r} in JSON")
+            seen.add(key)
     return out
 
 
+class _BigInt:
+    """Stands for an integer too large to be exact, while its place is searched for."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _exact_int(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_DIGITS or abs(value := int(text)) > MAX_SAFE_INTEGER:
+        raise _TooBig
+    return value
+
+
+def _mark_int(text: str) -> int | _BigInt:
+    try:
+        return _exact_int(text)
+    except _TooBig:
+        return _BigInt(text)
+
+
 def _no_float(text: str) -> Any:
-    raise Rejected(f"number {text} is not an integer: floats are not allowed")
+    raise Rejected(f"number {text[:40]} is not an integer: floats are not allowed")
 
 
 def _no_constant(text: str) -> Any:
     raise Rejected(f"{text} is not allowed in JSON")
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(r"[\[\]{}]")
+def _loads(text: str, parse_int: Any) -> Any:
+    return json.loads(
+        text,
+        object_pairs_hook=_no_duplicates,
+        parse_float=_no_float,
+        parse_int=parse_int,
+        parse_constant=_no_constant,
+    )
 
 
-def _check_depth(text: str) -> None:
-    """Refuse deep nesting before ``json`` recurses into it. Strings are cut out first (their
-    brackets do not nest); the scan runs over the brackets alone."""
-    depth = 0
-    for match in _BRACKET.finditer(_STRING.sub("", text)):
-        depth += 1 if match.group() in "[{" else -1
+def _check_depth(value: Any) -> None:
+    """Refuse nesting deeper than ``MAX_DEPTH`` (later readers recurse into values)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise Rejected(f"JSON is nested deeper than {MAX_DEPTH} levels")
+        children = item.values() if type(item) is dict else item
+        stack.extend((v, depth + 1) for v in children if type(v) is dict or type(v) is list)
+
+
+def _find_big(value: Any, path: list[str | int]) -> None:
+    """Raise ``OutOfRange`` at the first too-large integer (marked by ``_mark_int``)."""
+    if isinstance(value, _BigInt):
+        raise OutOfRange(path, value.text)
+    if isinstance(value, dict | list):
+        pairs = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in pairs:
+            _find_big(item, [*path, key])
 
 
 def parse(data: bytes | str, *, what: str = "file") -> Any:
-    """Parse untrusted JSON strictly; every refusal is a one-line ``Rejected``."""
+    """Parse untrusted JSON strictly; every refusal is a one-line ``Rejected`` (an
+    ``OutOfRange`` for a too-large integer, naming where it is)."""
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
             raise Rejected(f"{what} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
@@ -91,21 +210,25 @@ def parse(data: bytes | str, *, what: str = "file") -> Any:
         text = data
     if text.startswith("\ufeff"):
         text = text[1:]
-    _check_depth(text)
     try:
-        return json.loads(
-            text,
-            object_pairs_hook=_no_duplicates,
-            parse_float=_no_float,
-            parse_constant=_no_constant,
-        )
+        try:
+            value = _loads(text, _exact_int)
+        except _TooBig:
+            value = _loads(text, _mark_int)  # again, to say where the integer is
+            _check_depth(value)
+            _find_big(value, [])
     except json.JSONDecodeError as exc:
         raise Rejected(
             f"{what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from exc
+    except RecursionError as exc:
+        raise Rejected(f"JSON is nested deeper than {MAX_DEPTH} levels") from exc
+    if type(value) is dict or type(value) is list:
+        _check_depth(value)
+    return value
 
 
 def pretty(value: Any) -> str:
-    """The file layout: sorted keys, two-space indent, ASCII only, so that lines stay short
+    """The file layout: sorted keys, one-space indent, ASCII only, so that lines stay short
     (under 998 characters, for mail bodies) and any transport keeps the bytes."""
     return json.dumps(value, indent=1, sort_keys=True, ensure_ascii=True) + "\n"

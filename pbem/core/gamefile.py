@@ -1,31 +1,111 @@
-"""The game file (DESIGN §3): one JSON document holding the genesis, the append-only log of
-signed steps and a cached copy of the current public state.
+"""The game file (DESIGN §3, ``schemas/format.md``): one JSON document holding the genesis,
+the append-only log of signed steps and a cached copy of the current public state.
 
-These models only describe shapes; what the values must satisfy (signatures, links, rules)
-is checked by ``pbem.core.replay``. Binary values are base64url strings, hashes lowercase
-hex, and there are no floats anywhere.
+Bytes verified are bytes signed. A file is parsed strictly (``pbem.core.canonical``), each
+signed object is validated by a strict model (no coercion: ``"0"`` and ``true`` are not the
+integer 0; every field required, so no default is ever filled in), and the canonical bytes
+that signatures and hashes cover are those of the JSON value *as received*. The model must
+re-encode to exactly those bytes; any difference is refused, naming the step, the seat and
+the field. Whether the values are right (signatures, links, rules) is checked by
+``pbem.core.replay``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
-from pbem.core.canonical import canonical, parse, pretty
+from pbem.core.canonical import (
+    MAX_SAFE_INTEGER,
+    OutOfRange,
+    canonical,
+    canonical_object,
+    format_path,
+    parse,
+    pretty,
+)
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.keys import IdentityCard
 
 FORMAT = "pbem/1"
+MAX_SEATS = 255
 
-Hex32 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
-B64 = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]*$")]
+
+def _b64(size: int) -> str:
+    """The pattern of exactly ``size`` bytes in canonical base64url without padding: the
+    last character may only carry the bits that are left, the others zero."""
+    full, rest = divmod(size * 8, 6)
+    last = {0: "", 2: "[AQgw]", 4: "[AEIMQUYcgkosw048]"}[rest]
+    return f"[A-Za-z0-9_-]{{{full}}}{last}"
+
+
+def _binary(size: int, *, optional: bool = False) -> Any:
+    """A string of exactly ``size`` bytes in canonical base64url (or ``""`` if optional),
+    with a message that says so rather than quoting the pattern."""
+    pattern = re.compile(f"({_b64(size)})?" if optional else _b64(size))
+
+    def check(value: str) -> str:
+        if not pattern.fullmatch(value):
+            raise ValueError(f"must be {size} bytes in canonical base64url without padding")
+        return value
+
+    return Annotated[
+        str,
+        Field(json_schema_extra={"pattern": f"^{pattern.pattern}$"}),
+        AfterValidator(check),
+    ]
+
+
+GameId = _binary(16)
+Key = _binary(32)
+Sig = _binary(64)
+Hex32 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256, lowercase hex")]
+Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1)]
+Time = Annotated[
+    int, Field(ge=0, le=MAX_SAFE_INTEGER, description="claimed time, UTC seconds since 1970")
+]
+Decision = Annotated[str, Field(pattern=r"^[a-z]+(:[A-Za-z0-9_.-]+)?$")]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """No coercion, no extra fields, nothing changed after validation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Signed(Strict):
+    """An object carrying a signature. Its canonical bytes are kept per top-level member,
+    so the signed part (everything but ``signature``) and the whole (for the step hash) are
+    assembled from one encoding."""
+
+    KIND: ClassVar[str] = ""
+    _members: dict[str, bytes] | None = PrivateAttr(default=None)
+
+    def members(self) -> dict[str, bytes]:
+        if self._members is None:
+            self._members = {k: canonical(v) for k, v in self.model_dump(mode="json").items()}
+        return self._members
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Any:
+        copy = super().model_copy(update=update, deep=deep)
+        copy._members = None  # the bytes of the original are not the copy's
+        return copy
+
+    def signed_part(self) -> bytes:
+        """The canonical bytes the signature covers: the object without its signature."""
+        members = self.members()
+        return canonical_object({k: v for k, v in members.items() if k != "signature"})
+
+    def canonical_bytes(self) -> bytes:
+        return canonical_object(self.members())
+
+    def signing_kind(self) -> str:
+        return self.KIND
 
 
 class RulesetPin(Strict):
@@ -36,22 +116,24 @@ class RulesetPin(Strict):
     hash: Hex32
 
 
-class Genesis(Strict):
+class Genesis(Signed):
     """Signed by the creator; fixes the game id, rules, options and seats."""
 
-    game: B64
+    KIND: ClassVar[str] = "genesis"
+    game: GameId
     ruleset: RulesetPin
     options: dict[str, Any]
-    seats: list[IdentityCard]
-    creator: int
-    head: B64 = Field(description="the creator's beacon chain head (DESIGN §5)")
-    deck_key: B64 = Field(description="the creator's deck key for sealed decks (DESIGN §7)")
-    deck_proof: B64 = Field(description="proof that the creator knows the deck key's secret")
-    chain: int = Field(description="length of every seat's beacon hash chain")
-    signature: B64 = ""
+    seats: list[IdentityCard] = Field(min_length=1, max_length=MAX_SEATS)
+    creator: Seat
+    head: Key = Field(description="the creator's beacon chain head (DESIGN §5)")
+    deck_key: Key = Field(description="the creator's deck key for sealed decks (DESIGN §7)")
+    deck_proof: Sig = Field(description="proof that the creator knows the deck key's secret")
+    chain: int = Field(ge=1, le=1 << 20, description="length of every seat's beacon chain")
+    time: Time
+    signature: Sig
 
 
-class Entry(Strict):
+class Entry(Signed):
     """A single signed step: a public turn action, a beacon supply, or a seat's shuffle pass
     of the sealed decks (each seat in turn, right after the join).
 
@@ -59,97 +141,206 @@ class Entry(Strict):
     the chain doubles as a counter of what the seat has signed."""
 
     kind: Literal["turn", "beacon", "shuffle"]
-    game: B64
+    game: GameId
     parent: Hex32
-    seat: int
+    seat: Seat
+    time: Time
     body: dict[str, Any]
-    preimage: B64
-    signature: B64 = ""
+    preimage: Key
+    signature: Sig
+
+    def signing_kind(self) -> str:
+        return self.kind
 
 
-class Envelope(Strict):
+class Envelope(Signed):
     """One seat's signed part of a parallel decision. ``decision`` is ``join``,
     ``act:NAME`` (open actions), ``commit:NAME`` or ``reveal:NAME`` (sealed ones, §6),
     ``beacon`` (preimages for a draw that follows open actions),
     ``share`` (decryption shares for a reveal of sealed items, §7) or ``disclose`` (deck
     secrets at the end). A join envelope publishes the seat's chain head and deck key and
-    reveals no preimage."""
+    reveals no preimage (``""``)."""
 
-    kind: Literal["envelope"] = "envelope"
-    game: B64
+    KIND: ClassVar[str] = "envelope"
+    kind: Literal["envelope"]
+    game: GameId
     parent: Hex32
-    decision: str
-    seat: int
+    decision: Decision
+    seat: Seat
+    time: Time
     body: dict[str, Any]
-    preimage: B64 = ""
-    signature: B64 = ""
+    preimage: _binary(32, optional=True)  # type: ignore[valid-type]
+    signature: Sig
 
 
 class Batch(Strict):
     """The envelopes of one parallel decision, sorted by seat, all naming ``parent``.
-    Complete when every awaited seat has one; only then may a step follow it."""
+    Complete when every awaited seat has one; only then may a step follow it. A batch is
+    not signed as a unit: each envelope is."""
 
-    kind: Literal["batch"] = "batch"
+    kind: Literal["batch"]
     parent: Hex32
-    decision: str
-    envelopes: list[Envelope]
+    decision: Decision
+    envelopes: list[Envelope] = Field(min_length=1)
+
+    def canonical_bytes(self) -> bytes:
+        return canonical_object(
+            {
+                "decision": canonical(self.decision),
+                "envelopes": b"[" + b",".join(e.canonical_bytes() for e in self.envelopes) + b"]",
+                "kind": b'"batch"',
+                "parent": canonical(self.parent),
+            }
+        )
 
 
-Step = Annotated[Entry | Batch, Field(discriminator="kind")]
+Step = Entry | Batch
 
 
 class CachedState(Strict):
-    """For readers in a hurry only: ``pbem verify`` recomputes and compares it."""
+    """For readers in a hurry only: ``pbem verify`` recomputes it and compares the
+    canonical bytes."""
 
-    steps: int
+    steps: int = Field(ge=0, le=MAX_SAFE_INTEGER)
     hash: Hex32
     public: dict[str, Any] | None
 
 
 class GameFile(Strict):
-    format: str
+    format: Literal["pbem/1"]
     genesis: Genesis
-    steps: list[Step]
-    state: CachedState | None = None
+    steps: list[Entry | Batch]
+    state: CachedState
 
 
-def step_hash(step: Entry | Batch | Genesis) -> str:
-    """SHA-256 of the canonical bytes of a whole step (signatures included)."""
-    return hashlib.sha256(canonical(step.model_dump(mode="json"))).hexdigest()
+def step_hash(step: Step | Genesis) -> str:
+    """SHA-256 (hex) of the canonical bytes of a whole step, signatures included."""
+    return hashlib.sha256(step.canonical_bytes()).hexdigest()
 
 
-def signed_part(entry: Entry | Envelope | Genesis) -> bytes:
-    """The canonical bytes a signature covers: the entry without its signature."""
-    data = entry.model_dump(mode="json")
-    data.pop("signature")
-    return canonical(data)
+def signing_message(item: Signed) -> bytes:
+    """``b"pbem/1/" + kind + b"\\0" + JCS(object without signature)`` (DESIGN §3)."""
+    return b"pbem/1/" + item.signing_kind().encode() + b"\0" + item.signed_part()
 
 
-def signing_message(kind: str, entry: Entry | Envelope | Genesis) -> bytes:
-    """``b"pbem/1/" + kind + b"\\0" + JCS(entry without signature)`` (DESIGN §3)."""
-    return b"pbem/1/" + kind.encode() + b"\0" + signed_part(entry)
+def message_for(kind: str, fields: dict[str, Any]) -> bytes:
+    """The signing message of an object not yet signed, from its fields."""
+    return b"pbem/1/" + kind.encode() + b"\0" + canonical(fields)
+
+
+# ----- decoding --------------------------------------------------------------------------
+
+
+def _where(path: list[str | int], raw: Any) -> tuple[str, str]:
+    """Where in a file ``path`` points, as people read it: the place (``step 4, seat 1
+    (bea)``; the seat only when the file states it as a proper integer) and the field."""
+    genesis = raw.get("genesis") if isinstance(raw, dict) else None
+    seats = genesis.get("seats") if isinstance(genesis, dict) else None
+    names = [c.get("name") if isinstance(c, dict) else None for c in seats or []]
+    if path[:1] in (["genesis"], ["state"]):
+        return ("genesis" if path[0] == "genesis" else "cached state"), _field(path[1:])
+    if path[:1] != ["steps"] or len(path) < 2:
+        return "file", _field(path)
+    index, rest = path[1], path[2:]
+    node: Any = raw["steps"][index]
+    if rest[:1] == ["envelopes"] and len(rest) >= 2 and isinstance(rest[1], int):
+        node = node["envelopes"][rest[1]] if isinstance(node, dict) else None
+        rest = rest[2:]
+    seat = node.get("seat") if isinstance(node, dict) else None
+    who = f"step {index}"
+    if type(seat) is int and 0 <= seat < len(names):
+        who += f", seat {seat} ({names[seat]})"
+    return who, _field(rest)
+
+
+def _field(path: list[str | int]) -> str:
+    return format_path(path) if path else ""
+
+
+def _problem(path: list[str | int], raw: Any, message: str) -> Rejected:
+    who, field = _where(path, raw)
+    return Rejected(f"{who}: field {field}: {message}" if field else f"{who}: {message}")
+
+
+def _validate(model: type[BaseModel], value: Any, path: list[str | int], raw: Any) -> Any:
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = [p for p in first["loc"] if p not in {"function-after[_fingerprint_matches()]"}]
+        message = first["msg"].removeprefix("Value error, ")
+        raise _problem([*path, *loc], raw, message) from exc
+
+
+def _same_bytes(item: Signed, value: dict[str, Any], path: list[str | int], raw: Any) -> None:
+    """Take the canonical bytes of the value as received; the model must re-encode to them."""
+    received = {key: canonical(v) for key, v in value.items()}
+    for key, encoded in item.members().items():
+        if received.get(key) != encoded:
+            raise _problem(
+                [*path, key], raw, "does not re-encode as received (a coerced type or a default)"
+            )
+    item._members = received
+
+
+def _step(value: Any, index: int, raw: Any) -> Step:
+    path: list[str | int] = ["steps", index]
+    kind = value.get("kind") if isinstance(value, dict) else None
+    if kind == "batch":
+        batch = _validate(Batch, value, path, raw)
+        for k, (env, env_value) in enumerate(zip(batch.envelopes, value["envelopes"], strict=True)):
+            _same_bytes(env, env_value, [*path, "envelopes", k], raw)
+        return batch
+    if kind in {"turn", "beacon", "shuffle"}:
+        entry = _validate(Entry, value, path, raw)
+        _same_bytes(entry, value, path, raw)
+        return entry
+    raise Rejected(f"step {index}: unknown step kind {kind!r} (turn, beacon, shuffle or batch)")
 
 
 def decode(data: bytes | str, *, what: str = "game file") -> GameFile:
-    """Parse untrusted bytes into a GameFile: strict JSON, the right format, the right shapes.
-    Every failure is one line naming the first problem."""
-    raw = parse(data, what=what)
+    """Parse untrusted bytes into a GameFile: strict JSON, the right format, the right
+    shapes, re-encoding to the bytes received. Every failure is one line naming the first
+    problem: the step, the seat and the field."""
+    try:
+        raw = parse(data, what=what)
+    except OutOfRange as exc:
+        who, field = _where(exc.path, _partial(data))
+        raise Rejected(f"{what}: {who}: integer out of range at {field} ({exc.shown})") from exc
     if not isinstance(raw, dict):
         raise Rejected(f"{what} is not a JSON object")
     fmt = raw.get("format")
     if fmt != FORMAT:
-        raise Rejected(f"{what} has format {fmt!r}; this pbem reads {FORMAT!r} only")
+        shown = repr(fmt) if isinstance(fmt, str) else "missing or not a string"
+        raise Rejected(f"{what} has format {shown}; this pbem reads {FORMAT!r} only")
+    extra = set(raw) - {"format", "genesis", "steps", "state"}
+    missing = {"genesis", "steps", "state"} - set(raw)
+    if extra or missing:
+        problem = f"unknown field {sorted(extra)[0]!r}" if extra else f"no {sorted(missing)[0]!r}"
+        raise Rejected(f"{what}: {problem}")
     try:
-        return GameFile.model_validate(raw)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise Rejected(f"{what} is malformed at {where}: {first['msg']}") from exc
+        genesis = _validate(Genesis, raw["genesis"], ["genesis"], raw)
+        _same_bytes(genesis, raw["genesis"], ["genesis"], raw)
+        if not isinstance(raw["steps"], list):
+            raise Rejected("field steps must be a list")
+        steps = [_step(value, i, raw) for i, value in enumerate(raw["steps"])]
+        state = _validate(CachedState, raw["state"], ["state"], raw)
+    except Rejected as exc:
+        raise Rejected(f"{what}: {exc}") from exc
+    return GameFile.model_construct(format=FORMAT, genesis=genesis, steps=steps, state=state)
+
+
+def _partial(data: bytes | str) -> Any:
+    """The file with its too-large integers as strings, only to name where they are."""
+    try:
+        return json.loads(data, parse_int=str)
+    except ValueError:
+        return {}
 
 
 def encode(game: GameFile) -> str:
     """The file's text: pretty, ASCII, short lines (it must survive a mail body)."""
-    return pretty(game.model_dump(mode="json", exclude_none=False))
+    return pretty(game.model_dump(mode="json"))
 
 
 def read(path: Path) -> GameFile:
@@ -157,6 +348,8 @@ def read(path: Path) -> GameFile:
         data = path.read_bytes()
     except FileNotFoundError as exc:
         raise UsageError(f"{path}: no such file") from exc
+    except IsADirectoryError as exc:
+        raise UsageError(f"{path}: is a directory, not a game file") from exc
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from exc
     return decode(data, what=str(path))

@@ -28,7 +28,7 @@ import os
 import re
 import unicodedata
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 import platformdirs
 from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
@@ -39,7 +39,14 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl.bindings import crypto_core_ed25519_is_valid_point
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from pbem.core.canonical import b64d, b64e, canonical, parse, pretty
 from pbem.core.errors import Rejected, UsageError
@@ -70,6 +77,8 @@ _RESERVED_NAMES = {"con", "prn", "aux", "nul"} | {
 }
 _FINGERPRINT_PATTERN = re.compile(r"[A-Z2-7]{4}(?:-[A-Z2-7]{4}){4}")
 _LABEL_PATTERN = re.compile(r"[a-z0-9][a-z0-9._/-]{0,63}")
+#: 32 bytes in canonical base64url: 42 free characters, then one carrying 4 bits.
+_KEY_PATTERN = r"^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$"
 
 
 # --------------------------------------------------------------------------- validation
@@ -123,6 +132,11 @@ def _first_error(exc: ValidationError) -> str:
 # --------------------------------------------------------------------------- the public card
 
 
+def _schema(**extra: Any) -> Any:
+    """Constraints for the published JSON Schema only (the validators enforce them)."""
+    return Field(json_schema_extra=extra)
+
+
 class IdentityCard(BaseModel):
     """The public identity of a player, as it appears in game files and card files.
 
@@ -134,11 +148,13 @@ class IdentityCard(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    name: str
-    email: str
-    sign_key: str
-    box_key: str
-    fingerprint: str
+    # The patterns are published in the schema; the validators below enforce them (and
+    # more: valid points, a matching fingerprint) with messages people can act on.
+    name: Annotated[str, _schema(pattern=f"^{NAME_PATTERN.pattern}$")]
+    email: Annotated[str, _schema(maxLength=254, pattern=f"^{EMAIL_PATTERN.pattern}$")]
+    sign_key: Annotated[str, _schema(pattern=_KEY_PATTERN, description="Ed25519, base64url")]
+    box_key: Annotated[str, _schema(pattern=_KEY_PATTERN, description="X25519, base64url")]
+    fingerprint: Annotated[str, _schema(pattern=f"^{_FINGERPRINT_PATTERN.pattern}$")]
 
     @field_validator("name")
     @classmethod

@@ -160,7 +160,7 @@ class Replay:
         if not 1 <= g.chain <= 1 << 20:
             raise Rejected(f"genesis: chain length {g.chain} is out of range")
         b64d(g.game, size=16, what="genesis game id")
-        _verify(g.seats[g.creator].sign_key, "genesis", g, "genesis: the creator's signature")
+        _verify(g.seats[g.creator].sign_key, g, "genesis: the creator's signature does not verify")
 
     # ----- what the game awaits ------------------------------------------------------------
 
@@ -194,18 +194,25 @@ class Replay:
 
     def extend(self, game: GameFile) -> None:
         """Verify a newer copy of this game and take its new steps and envelopes, as a
-        recipient does who already verified the copy before: the prefix must be the same."""
-        if game.genesis != self.genesis:
+        recipient does who already verified the copy before: the prefix must be the same.
+        Then its cached state must be the replay's."""
+        self.take(game.genesis, game.steps)
+        self.check_cached(game.state)
+
+    def take(self, genesis: Genesis, steps: list[Entry | Batch]) -> None:
+        """Verify and take the steps and envelopes that ``steps`` holds beyond this replay's
+        (``extend`` without a cached state: for merges, which make a version nobody sent)."""
+        if genesis != self.genesis:
             raise Rejected("the file holds another game (different genesis)")
         known = len(self.steps)
-        if len(game.steps) < known:
+        if len(steps) < known:
             raise Rejected(
-                f"the file has {len(game.steps)} steps, fewer than the {known} already "
+                f"the file has {len(steps)} steps, fewer than the {known} already "
                 "verified (rollback)"
             )
         open_batch = self.open_batch
         for i in range(known):
-            mine, theirs = self.steps[i], game.steps[i]
+            mine, theirs = self.steps[i], steps[i]
             if mine == theirs:
                 continue
             if i == known - 1 and open_batch is not None and isinstance(theirs, Batch):
@@ -221,18 +228,20 @@ class Replay:
                     self.add_envelope(env)
                 continue
             raise StepRejected(i, None, self.names, "differs from the copy verified before (fork)")
-        for step in game.steps[known:]:
+        for step in steps[known:]:
             self.add(step)
-        if game.state is not None:
-            mine_state = self.cached()
-            if game.state.steps != mine_state.steps or game.state.hash != mine_state.hash:
-                raise Rejected(
-                    f"cached state (after {game.state.steps} steps, hash {game.state.hash[:12]}) "
-                    f"does not match the replay (after {mine_state.steps} steps, hash "
-                    f"{mine_state.hash[:12]})"
-                )
-            if game.state.public != mine_state.public:
-                raise Rejected("cached public state does not match the replay")
+
+    def check_cached(self, state: CachedState) -> None:
+        """The file's cached state must be the replay's, byte for byte (``false`` is not
+        ``0``): compared by canonical bytes, never by Python's ``==``."""
+        mine = self.cached()
+        if state.steps != mine.steps or state.hash != mine.hash:
+            raise Rejected(
+                f"cached state (after {state.steps} steps, hash {state.hash[:12]}) "
+                f"does not match the replay (after {mine.steps} steps, hash {mine.hash[:12]})"
+            )
+        if canonical(state.public) != canonical(mine.public):
+            raise Rejected("cached public state does not match the replay")
 
     # ----- adding steps -------------------------------------------------------------------------
 
@@ -262,16 +271,14 @@ class Replay:
             raise StepRejected(
                 index, None, self.names, "batch names the wrong parent (broken hash link)"
             )
-        self.steps.append(Batch(parent=batch.parent, decision=batch.decision, envelopes=[]))
+        self.steps.append(_open_batch(batch.parent, batch.decision, []))
         self.add_envelope(first)
 
     def add_envelope(self, env: Envelope) -> None:
         """Verify one envelope of the open batch (starting a new batch if none is open)."""
         batch = self.open_batch
         if batch is None:
-            self._start_batch(
-                len(self.steps), Batch(parent=env.parent, decision=env.decision, envelopes=[]), env
-            )
+            self._start_batch(len(self.steps), _open_batch(env.parent, env.decision, []), env)
             return
         index = len(self.steps) - 1
         aw = self.awaiting
@@ -285,7 +292,7 @@ class Replay:
             raise StepRejected(
                 index, seat, self.names, f"this seat is not awaited for {aw.decision!r}"
             )
-        self._check_signed(index, env, "envelope", aw)
+        self._check_signed(index, env, aw)
         if env.decision != aw.decision:
             raise StepRejected(
                 index,
@@ -298,7 +305,7 @@ class Replay:
         except (Rejected, RulesError, ValidationError) as exc:
             raise StepRejected(index, seat, self.names, _reason(exc)) from exc
         envelopes = sorted([*batch.envelopes, env], key=lambda e: e.seat)
-        self.steps[-1] = Batch(parent=batch.parent, decision=batch.decision, envelopes=envelopes)
+        self.steps[-1] = _open_batch(batch.parent, batch.decision, envelopes)
         if len(envelopes) == len(aw.seats):
             try:
                 self._complete_batch(self.steps[-1])
@@ -322,7 +329,7 @@ class Replay:
             )
         return aw
 
-    def _check_signed(self, index: int, item: Entry | Envelope, kind: str, aw: Awaiting) -> None:
+    def _check_signed(self, index: int, item: Entry | Envelope, aw: Awaiting) -> None:
         """Game id, hash link, signature and beacon preimage, in the order an auditor wants."""
         seat = item.seat
         if item.game != self.genesis.game:
@@ -335,7 +342,6 @@ class Replay:
             )
         _verify(
             self.genesis.seats[seat].sign_key,
-            kind,
             item,
             str(StepRejected(index, seat, self.names, "bad signature")),
         )
@@ -367,7 +373,7 @@ class Replay:
 
     def _add_entry(self, index: int, entry: Entry) -> None:
         aw = self._expect(entry.kind, index, entry.seat)
-        self._check_signed(index, entry, entry.kind, aw)
+        self._check_signed(index, entry, aw)
         seat = entry.seat
         state_before = self.state
         new_state = None
@@ -652,7 +658,7 @@ class Replay:
         return CachedState(steps=len(self.steps), hash=self.state_hash(), public=public)
 
     def to_file(self) -> GameFile:
-        return GameFile(
+        return GameFile.model_construct(
             format=FORMAT, genesis=self.genesis, steps=list(self.steps), state=self.cached()
         )
 
@@ -679,10 +685,17 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-def _verify(sign_key: str, kind: str, item: Entry | Envelope | Genesis, message: str) -> None:
+def _open_batch(parent: str, decision: str, envelopes: list[Envelope]) -> Batch:
+    """A batch as collected so far: its envelopes were each verified on arrival."""
+    return Batch.model_construct(
+        kind="batch", parent=parent, decision=decision, envelopes=envelopes
+    )
+
+
+def _verify(sign_key: str, item: Entry | Envelope | Genesis, message: str) -> None:
     try:
         key = Ed25519PublicKey.from_public_bytes(b64d(sign_key, size=32, what="signing key"))
-        key.verify(b64d(item.signature, size=64, what="signature"), signing_message(kind, item))
+        key.verify(b64d(item.signature, size=64, what="signature"), signing_message(item))
     except (InvalidSignature, Rejected, ValueError) as exc:
         raise Rejected(message) from exc
 

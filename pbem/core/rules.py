@@ -20,6 +20,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from pbem.core.canonical import canonical
 from pbem.core.randomness import Rng
 
 
@@ -276,7 +277,14 @@ class Ruleset(ABC):
         return self.State.model_validate(data)
 
     def load_action(self, data: Any) -> Any:
-        return _adapter(self.Action).validate_python(data)
+        """An action as signed: validated strictly (no coercion, every field present), and
+        it must dump back to exactly ``data``, so what the rules apply is what was signed."""
+        action = _adapter(self.Action).validate_python(data, strict=True)
+        if canonical(self.dump_action(action)) != canonical(data):
+            raise RulesError(
+                "the action does not re-encode as signed (a default or a coerced type)"
+            )
+        return action
 
     def dump_action(self, action: Any) -> Any:
         return _adapter(self.Action).dump_python(action, mode="json")

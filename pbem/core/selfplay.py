@@ -45,6 +45,20 @@ def bot_identities(seed: int, players: int) -> list[Identity]:
     ]
 
 
+class StepClock:
+    """Claimed times for a seeded run: a fixed start, one minute more at every signature,
+    so that a seed fixes the whole file."""
+
+    START = 1_767_225_600  # 2026-01-01T00:00:00Z
+
+    def __init__(self) -> None:
+        self._ticks = 0
+
+    def __call__(self) -> int:
+        self._ticks += 1
+        return self.START + 60 * self._ticks
+
+
 class _Entropy:
     """Seeded bytes for game ids, salts and nonces, so that a seed fixes the whole file."""
 
@@ -74,7 +88,10 @@ def play_game(
     rng = Rng(hashlib.sha256(b"pbem/1/selfplay-rng\0" + str(seed).encode()).digest())
     entropy = _Entropy(rng.fork("entropy"))
     bot_rngs = [rng.fork(f"bot{i}") for i in range(players)]
-    author = new_game(rules, options, [i.card for i in identities], identities[0], entropy=entropy)
+    clock = StepClock()
+    author = new_game(
+        rules, options, [i.card for i in identities], identities[0], entropy=entropy, clock=clock
+    )
     text = gamefile.encode(author.to_file())
     recipient = Replay.start(gamefile.decode(text).genesis, rules)
     while author.result is None:
@@ -82,9 +99,10 @@ def play_game(
             raise Rejected(f"selfplay seed {seed}: no end after {MAX_STEPS} steps")
         seat = author.remaining()[0]
         me = identities[seat]
-        if not automatic(author, me):
+        if not automatic(author, me, clock=clock):
             bot = available[bots[seat % len(bots)]]
-            act(author, me, bot(rules, author.state, seat, bot_rngs[seat]), entropy=entropy)
+            action = bot(rules, author.state, seat, bot_rngs[seat])
+            act(author, me, action, entropy=entropy, clock=clock)
         text = gamefile.encode(author.to_file())
         recipient.extend(gamefile.decode(text))
     final = replay_file(gamefile.decode(text), rules)

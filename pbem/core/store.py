@@ -211,8 +211,7 @@ class Store:
         envelopes = replay.signatures()
         if c.relation == "mergeable":
             replay_file(game, replay.rules)  # the copy must be valid by itself too
-            merged = GameFile(format=game.format, genesis=game.genesis, steps=c.merged)
-            replay.extend(merged)
+            replay.take(game.genesis, c.merged)
         else:
             replay.extend(game)
         self._keep(self.game_dir(game.genesis.game) / "versions", text, game)

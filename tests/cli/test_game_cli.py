@@ -138,7 +138,12 @@ def test_unknown_identity_and_missing_file(table: Path) -> None:
         (b'{"format": "pbem/1", "format": "pbem/1"}', 1, "duplicate key 'format'"),
         (b'{"format": "pbem/1", "steps": [1.5]}', 1, "floats are not allowed"),
         (b"[" * 10000 + b"]" * 10000, 1, "nested deeper than 64 levels"),
-        (b'{"format": "pbem/1", "genesis": {}, "steps": []}', 1, "is malformed at genesis.game"),
+        (b'{"format": "pbem/1", "genesis": {}, "steps": []}', 1, "bad.json: no 'state'"),
+        (
+            b'{"format": "pbem/1", "genesis": {}, "steps": [], "state": {}}',
+            1,
+            "genesis: field game: Field required",
+        ),
     ],
 )
 def test_bad_files_give_one_line(table: Path, content: bytes, code: int, fragment: str) -> None:

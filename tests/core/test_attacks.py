@@ -52,7 +52,7 @@ def test_forged_signature_is_rejected() -> None:
     game = replay.to_file()
     last = game.steps[-1]
     forged = last.model_copy(update={"body": {"action": {"type": "risk"}}})  # signature kept
-    game = game.model_copy(update={"steps": [*game.steps[:-1], forged], "state": None})
+    game = game.model_copy(update={"steps": [*game.steps[:-1], forged]})
     with pytest.raises(Rejected, match=r"step 4, seat 1 \(bot2\): bad signature"):
         verify(game)
 
@@ -65,7 +65,7 @@ def test_reordered_steps_break_the_hash_link() -> None:
     with pytest.raises(
         Rejected, match=r"step 2: batch is for 'reveal:guess', awaited 'commit:guess'"
     ):
-        verify(game.model_copy(update={"steps": steps, "state": None}))
+        verify(game.model_copy(update={"steps": steps}))
 
 
 def test_dropped_step_breaks_the_hash_link() -> None:
@@ -77,14 +77,14 @@ def test_dropped_step_breaks_the_hash_link() -> None:
     with pytest.raises(
         Rejected, match=r"step 4, seat 0 \(bot1\): a beacon by this seat was not awaited"
     ):
-        verify(game.model_copy(update={"steps": steps, "state": None}))
+        verify(game.model_copy(update={"steps": steps}))
 
 
 def test_step_by_a_seat_not_awaited() -> None:
     replay, ids = at_turn()
     entry = forged_entry(replay, ids[0], 0, "turn", {"action": {"type": "bank"}})
     game = replay.to_file()
-    game = game.model_copy(update={"steps": [*game.steps, entry], "state": None})
+    game = game.model_copy(update={"steps": [*game.steps, entry]})
     with pytest.raises(
         Rejected, match=r"step 4, seat 0 \(bot1\): a turn by this seat was not awaited"
     ):
@@ -98,7 +98,7 @@ def test_illegal_action_is_rejected_with_the_rule() -> None:
     with pytest.raises(
         Rejected, match=r"step 4, seat 1 \(bot2\): G-1: guess is not a legal action"
     ):
-        verify(game.model_copy(update={"state": None}))
+        verify(game)
 
 
 def test_envelope_replayed_from_another_game() -> None:
@@ -180,7 +180,7 @@ def test_step_appended_twice() -> None:
     replay, ids = at_turn()
     act(replay, ids[1], Choose(type="bank"))
     game = replay.to_file()
-    doubled = game.model_copy(update={"steps": [*game.steps, game.steps[-1]], "state": None})
+    doubled = game.model_copy(update={"steps": [*game.steps, game.steps[-1]]})
     with pytest.raises(
         Rejected, match=r"step 5, seat 1 \(bot2\): a turn by this seat was not awaited"
     ):
@@ -221,6 +221,6 @@ def test_batch_with_envelope_for_wrong_decision() -> None:
         replay, ids[0], 0, {"action": {"type": "guess", "value": 3}}, decision="act:guess"
     )
     game = replay.to_file()
-    batch = Batch(parent=aw.parent, decision="act:guess", envelopes=[env])
+    batch = Batch(kind="batch", parent=aw.parent, decision="act:guess", envelopes=[env])
     with pytest.raises(Rejected, match="batch is for 'act:guess', awaited 'commit:guess'"):
-        verify(game.model_copy(update={"steps": [*game.steps, batch], "state": None}))
+        verify(game.model_copy(update={"steps": [*game.steps, batch]}))

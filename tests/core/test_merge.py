@@ -13,7 +13,7 @@ from pbem.core.audit import compare, merge_files
 from pbem.core.author import act, automatic
 from pbem.core.errors import Rejected
 from pbem.core.replay import replay_file
-from tests.helpers import Seeded, guess_game
+from tests.helpers import Seeded, fixed_clock, guess_game
 from tests.rulesets.guess import Guess
 
 
@@ -26,7 +26,7 @@ def copies_with_envelopes(players: int, groups: list[list[int]]) -> list[gamefil
     for group in groups:
         replay = replay_file(start, rules)
         for seat in group:
-            act(replay, ids[seat], Guess(value=seat + 1), entropy=Seeded(seat))
+            act(replay, ids[seat], Guess(value=seat + 1), entropy=Seeded(seat), clock=fixed_clock)
         out.append(replay.to_file())
     return out
 
@@ -65,7 +65,7 @@ def test_merged_reveals_continue_the_game() -> None:
     replay = merge_files(copies, ["a", "b"])
     _, ids = guess_game(2, seed=2)
     for ident in ids:
-        automatic(replay, ident)
+        automatic(replay, ident, clock=fixed_clock)
     assert replay.awaiting.kind in {"turn", "beacon"}
 
 
@@ -84,13 +84,13 @@ def test_extend_refuses_a_rollback_and_a_fork() -> None:
     rules = registry.get("guess")
     (ahead,) = copies_with_envelopes(2, [[0, 1]])
     recipient = replay_file(ahead, rules)
-    older = ahead.model_copy(update={"steps": ahead.steps[:2], "state": None})
+    older = ahead.model_copy(update={"steps": ahead.steps[:2]})
     with pytest.raises(Rejected, match=r"fewer than the 3 already verified \(rollback\)"):
         recipient.extend(older)
     base, ids = guess_game(2, seed=2)
     start = base.to_file()
     one, two = replay_file(start, rules), replay_file(start, rules)
-    act(one, ids[0], Guess(value=3), entropy=Seeded(1))
-    act(two, ids[0], Guess(value=4), entropy=Seeded(2))
+    act(one, ids[0], Guess(value=3), entropy=Seeded(1), clock=fixed_clock)
+    act(two, ids[0], Guess(value=4), entropy=Seeded(2), clock=fixed_clock)
     with pytest.raises(Rejected, match=r"step 2: differs from the copy verified before \(fork\)"):
         one.extend(two.to_file())

@@ -26,4 +26,4 @@ def test_check_fails_on_a_stale_schema(tmp_path) -> None:
 def test_game_file_schema_describes_the_format() -> None:
     stored = json.loads((resource_dir("schemas") / "game-file.json").read_text())
     assert stored == all_schemas()["game-file"]
-    assert set(stored["required"]) == {"format", "genesis", "steps"}
+    assert set(stored["required"]) == {"format", "genesis", "steps", "state"}

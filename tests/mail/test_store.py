@@ -10,17 +10,17 @@ import pytest
 
 from pbem.core.author import act, automatic
 from pbem.core.errors import Rejected
-from pbem.core.gamefile import GameFile, step_hash
+from pbem.core.gamefile import step_hash
 from pbem.core.keys import Identity
 from pbem.core.replay import Replay
 from pbem.core.store import Store
-from tests.helpers import Seeded, commit_all, guess_game
+from tests.helpers import Seeded, commit_all, fixed_clock, guess_game
 from tests.rulesets.guess import Choose, Guess
 
 
 def settle(replay: Replay, ids: list[Identity]) -> None:
     """Everyone makes the steps they owe without deciding (reveals, beacons)."""
-    while any(automatic(replay, i) for i in ids):
+    while any(automatic(replay, i, clock=fixed_clock) for i in ids):
         pass
 
 
@@ -56,9 +56,9 @@ def test_a_stale_copy_is_refused_naming_both_heads(tmp_path: Path) -> None:
     replay, ids = guess_game(2)
     store = Store(tmp_path)
     store.import_game(replay.to_file(), "v1")
-    act(replay, ids[0], Guess(value=3))
+    act(replay, ids[0], Guess(value=3), clock=fixed_clock)
     stale = replay.to_file()  # never imported
-    act(replay, ids[1], Guess(value=5))
+    act(replay, ids[1], Guess(value=5), clock=fixed_clock)
     settle(replay, ids)
     store.import_game(replay.to_file(), "v3")
     with pytest.raises(Rejected) as err:
@@ -81,7 +81,7 @@ def test_envelopes_from_different_copies_merge_in_any_order(
     copies = []
     for seat, value in enumerate((2, 5, 9)):
         own = copy.deepcopy(base)
-        act(own, ids[seat], Guess(value=value), entropy=Seeded(value))
+        act(own, ids[seat], Guess(value=value), entropy=Seeded(value), clock=fixed_clock)
         copies.append(own.to_file())
     store = Store(tmp_path)
     store.import_game(base.to_file(), "start")
@@ -101,8 +101,8 @@ def test_equivocation_is_refused_with_both_signed_steps(tmp_path: Path) -> None:
     settle(replay, ids)
     awaited = replay.remaining()[0]
     bank, risk = copy.deepcopy(replay), copy.deepcopy(replay)
-    act(bank, ids[awaited], Choose(type="bank"))
-    act(risk, ids[awaited], Choose(type="risk"))
+    act(bank, ids[awaited], Choose(type="bank"), clock=fixed_clock)
+    act(risk, ids[awaited], Choose(type="risk"), clock=fixed_clock)
     store = Store(tmp_path)
     store.import_game(bank.to_file(), "bank copy")
     with pytest.raises(Rejected) as err:
@@ -122,10 +122,11 @@ def test_a_forged_genesis_under_a_known_game_id_is_refused(tmp_path: Path) -> No
     other, _ = guess_game(2, seed=9)
     store = Store(tmp_path)
     store.import_game(replay.to_file(), "real")
-    forged = GameFile(
-        format=other.to_file().format,
-        genesis=other.genesis.model_copy(update={"game": replay.genesis.game}),
-        steps=[],
+    forged = other.to_file().model_copy(
+        update={
+            "genesis": other.genesis.model_copy(update={"game": replay.genesis.game}),
+            "steps": [],
+        }
     )
     with pytest.raises(Rejected, match="genesis differs from the stored one"):
         store.import_game(forged, "forged")
