@@ -25,6 +25,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
+DEBUG_ENV = "PBEM_DEBUG"
+#: Exit codes beyond DESIGN §8's 0, 1 (refused) and 2 (usage or I/O): a bug, an interrupt.
+INTERNAL_ERROR = 3
+INTERRUPTED = 130
 
 
 def fail(message: str, exit_code: int, *, detail: str | None = None) -> NoReturn:
@@ -49,6 +53,16 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
         except OSError as err:
             where = f": {err.filename}" if err.filename else ""
             fail(f"{err.strerror or err}{where}", UsageError.exit_code)
+        except KeyboardInterrupt:
+            fail("interrupted", INTERRUPTED)
+        except Exception as err:  # a bug: still one line, never a traceback (DESIGN §8)
+            if os.environ.get(DEBUG_ENV):
+                raise
+            fail(
+                f"internal error ({type(err).__name__}: {err}); this is a bug in pbem, please "
+                f"report it (set {DEBUG_ENV}=1 to see where it happened)",
+                INTERNAL_ERROR,
+            )
 
     return wrapper
 

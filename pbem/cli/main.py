@@ -237,7 +237,8 @@ def play(
         try:
             parsed = replay.rules.parse_action(replay.state, seat, part)
         except RulesError as exc:
-            raise Rejected(f"{part!r}: {exc}") from exc
+            shown = part if len(part) <= 60 else part[:57] + "..."
+            raise Rejected(f"{shown!r}: {exc}") from exc
         act(replay, me, parsed)
         done.append(part)
         made += auto(replay, me)

@@ -35,9 +35,9 @@ class OutOfRange(Rejected):
     """An integer outside ±(2^53 − 1) in parsed JSON; ``path`` says where (keys and
     indexes from the top), so callers can name the step and the field."""
 
-    def __init__(self, path: list[str | int], text: str) -> None:
+    def __init__(self, path: list[str | int], text: str, what: str) -> None:
         self.shown = text if len(text) <= 24 else f"{text[:12]}… ({len(text)} digits)"
-        super().__init__(f"integer out of range at {format_path(path)} ({self.shown})")
+        super().__init__(f"{what}: integer out of range at {format_path(path)} ({self.shown})")
         self.path = path
 
 
@@ -186,14 +186,14 @@ def _check_depth(value: Any) -> None:
         stack.extend((v, depth + 1) for v in children if type(v) is dict or type(v) is list)
 
 
-def _find_big(value: Any, path: list[str | int]) -> None:
+def _find_big(value: Any, path: list[str | int], what: str) -> None:
     """Raise ``OutOfRange`` at the first too-large integer (marked by ``_mark_int``)."""
     if isinstance(value, _BigInt):
-        raise OutOfRange(path, value.text)
+        raise OutOfRange(path, value.text, what)
     if isinstance(value, dict | list):
         pairs = value.items() if isinstance(value, dict) else enumerate(value)
         for key, item in pairs:
-            _find_big(item, [*path, key])
+            _find_big(item, [*path, key], what)
 
 
 def parse(data: bytes | str, *, what: str = "file") -> Any:
@@ -216,7 +216,7 @@ def parse(data: bytes | str, *, what: str = "file") -> Any:
         except _TooBig:
             value = _loads(text, _mark_int)  # again, to say where the integer is
             _check_depth(value)
-            _find_big(value, [])
+            _find_big(value, [], what)
     except json.JSONDecodeError as exc:
         raise Rejected(
             f"{what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"

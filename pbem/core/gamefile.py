@@ -246,10 +246,13 @@ def _where(path: list[str | int], raw: Any) -> tuple[str, str]:
     if rest[:1] == ["envelopes"] and len(rest) >= 2 and isinstance(rest[1], int):
         node = node["envelopes"][rest[1]] if isinstance(node, dict) else None
         rest = rest[2:]
-    seat = node.get("seat") if isinstance(node, dict) else None
     who = f"step {index}"
-    if type(seat) is int and 0 <= seat < len(names):
-        who += f", seat {seat} ({names[seat]})"
+    if isinstance(node, dict) and "seat" in node:
+        seat = node["seat"]
+        if type(seat) is int and 0 <= seat < len(names):
+            who += f", seat {seat} ({names[seat]})"
+        else:  # as written, so the reader sees what is wrong with it
+            who += f", seat {json.dumps(seat)[:20]}"
     return who, _field(rest)
 
 
@@ -333,7 +336,7 @@ def decode(data: bytes | str, *, what: str = "game file") -> GameFile:
 def _partial(data: bytes | str) -> Any:
     """The file with its too-large integers as strings, only to name where they are."""
     try:
-        return json.loads(data, parse_int=str)
+        return json.loads(data, parse_int=lambda text: int(text) if len(text) < 20 else text)
     except ValueError:
         return {}
 

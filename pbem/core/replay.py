@@ -17,7 +17,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from pydantic import BaseModel, ValidationError
 
-from pbem.core.canonical import b64d, canonical
+from pbem.core.canonical import b64d, canonical, format_path
 from pbem.core.errors import Rejected
 from pbem.core.gamefile import (
     FORMAT,
@@ -241,7 +241,11 @@ class Replay:
                 f"does not match the replay (after {mine.steps} steps, hash {mine.hash[:12]})"
             )
         if canonical(state.public) != canonical(mine.public):
-            raise Rejected("cached public state does not match the replay")
+            path, theirs, ours = first_difference(state.public, mine.public)
+            raise Rejected(
+                f"cached state: field {format_path(['public', *path])}: the file has "
+                f"{_short(theirs)} where the replay computes {_short(ours)}"
+            )
 
     # ----- adding steps -------------------------------------------------------------------------
 
@@ -272,7 +276,11 @@ class Replay:
                 index, None, self.names, "batch names the wrong parent (broken hash link)"
             )
         self.steps.append(_open_batch(batch.parent, batch.decision, []))
-        self.add_envelope(first)
+        try:
+            self.add_envelope(first)
+        except Rejected:
+            self.steps.pop()  # a refused first envelope opens no batch
+            raise
 
     def add_envelope(self, env: Envelope) -> None:
         """Verify one envelope of the open batch (starting a new batch if none is open)."""
@@ -661,6 +669,26 @@ class Replay:
         return GameFile.model_construct(
             format=FORMAT, genesis=self.genesis, steps=list(self.steps), state=self.cached()
         )
+
+
+def first_difference(a: Any, b: Any, path: list[str | int] | None = None) -> tuple:
+    """Where two JSON values first differ, by JSON type and value (``false`` is not ``0``),
+    as (path, value in ``a``, value in ``b``); None values stand for a missing member."""
+    path = path or []
+    if type(a) is dict and type(b) is dict:
+        for key in sorted(a.keys() | b.keys()):
+            if key not in a or key not in b or canonical(a[key]) != canonical(b[key]):
+                return first_difference(a.get(key), b.get(key), [*path, key])
+    elif type(a) is list and type(b) is list and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if canonical(x) != canonical(y):
+                return first_difference(x, y, [*path, i])
+    return path, a, b
+
+
+def _short(value: Any) -> str:
+    text = canonical(value).decode()
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _check_sorted(index: int, batch: Batch, names: list[str]) -> None:

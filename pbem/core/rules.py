@@ -20,13 +20,23 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from pbem.core.canonical import canonical
+from pbem.core.canonical import MAX_SAFE_INTEGER, canonical
 from pbem.core.randomness import Rng
 
 
 class RulesError(Exception):
     """An option, an action or a notation the rules refuse. The message says why and, where
     a rule section applies, cites it (``R-5.1: ...``)."""
+
+
+def number(word: str) -> int:
+    """A whole number typed in an action's notation: ASCII digits only, and small enough
+    to be exact in the file format (a 5,000-digit number is an error, not a crash)."""
+    if not (word.isascii() and word.isdigit()):
+        raise RulesError(f"expected a whole number, not {word[:20]!r}")
+    if len(word) > len(str(MAX_SAFE_INTEGER)) or int(word) > MAX_SAFE_INTEGER:
+        raise RulesError(f"the number {word[:12]}… ({len(word)} digits) is out of range")
+    return int(word)
 
 
 class Model(BaseModel):

@@ -18,7 +18,7 @@ otherwise be cut short and sealed with its henchmen on X; counting them refuses 
 
 from __future__ import annotations
 
-from pbem.core.rules import RulesError
+from pbem.core.rules import RulesError, number
 from pbem.games.rattaneer import day
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Place, Spot, Take
 from pbem.games.rattaneer.cards import CardSet
@@ -77,7 +77,7 @@ def parse(state: State, seat: int, text: str, cards: CardSet) -> AnyAction:
     if verb == "spot":
         if len(args) != 1 or not _is_number(args[0]):
             raise RulesError(f"expected {EXPECTED[what]}; got {text.strip()!r}")
-        return Spot(vp=int(args[0]))
+        return Spot(vp=number(args[0]))
     if verb == "buy" and [a.lower() for a in args] == ["henchman"]:
         return Hire()
     ids = [_card(a, cards, what) for a in args]
@@ -119,8 +119,8 @@ def _parse_place(state: State, seat: int, args: list[str], text: str) -> Place:
                 f"a henchman goes on an area 1–10 or X, not {word!r}: {EXPECTED['place']}"
             )
     place = Place(
-        pirates=[int(w) for w in pirates],
-        henchmen=[int(w) for w in henchmen if _is_number(w)],
+        pirates=[number(w) for w in pirates],
+        henchmen=[number(w) for w in henchmen if _is_number(w)],
     )
     available = state.players[seat].henchmen
     if len(henchmen) != available:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any, get_args, get_origin
 
-from pbem.core.rules import Model, RulesError
+from pbem.core.rules import Model, RulesError, number
 from pbem.games.rattus import flow
 from pbem.games.rattus.actions import Action, Protect, Use
 from pbem.games.rattus.state import State, board_of
@@ -76,7 +76,7 @@ def _region_card(word: str) -> str:
 def _count(word: str) -> int:
     if not word.isdigit():
         raise RulesError(f"expected a number of cubes, not {word!r}")
-    return int(word)
+    return number(word)
 
 
 def _readers(s: State) -> dict[str, Callable[[str], Any]]:
