@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.core import registry
+from pbem.core.selfplay import play_game
+
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = "tests.rulesets.guess:GuessGame,tests.rulesets.peek:PeekGame"
 
@@ -28,3 +31,48 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("PBEM_AS", raising=False)
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
     return home
+
+
+# ----- game files to check and mutate: small self-played games, made once per session ----
+
+
+@pytest.fixture(scope="session")
+def guess_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished 3-seat ``guess`` game: a join batch, beacon entries, sealed commitments
+    and reveals, public turns, a cached state with zeros in it."""
+    out = tmp_path_factory.mktemp("guess")
+    rules = registry.get("guess")
+    report = play_game(rules, 3, 5, rules.parse_options({"rounds": "2"}), ["random"], out)
+    assert report.path is not None
+    return report.path
+
+
+@pytest.fixture(scope="session")
+def peek_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished 3-seat ``peek`` game: sealed decks, shuffle passes, decryption shares,
+    the end-of-game disclosure."""
+    out = tmp_path_factory.mktemp("peek")
+    rules = registry.get("peek")
+    report = play_game(rules, 3, 2, rules.parse_options({}), ["random"], out)
+    assert report.path is not None
+    return report.path
+
+
+@pytest.fixture(scope="session")
+def game_files(
+    tmp_path_factory: pytest.TempPathFactory, guess_file: Path, peek_file: Path
+) -> list[Path]:
+    """Self-played files of every ruleset (the shipped games with greedy bots), and the
+    examples: what the schemas and the conformance verifier are checked against."""
+    out = tmp_path_factory.mktemp("games")
+    made = [guess_file, peek_file]
+    for ruleset, raw in (("rattaneer", {}), ("rattus", {}), ("rattus", {"africanus": "true"})):
+        rules = registry.get(ruleset)
+        folder = out / f"{ruleset}-{len(raw)}"
+        report = play_game(
+            rules, 3 if not raw else 2, 1, rules.parse_options(raw), ["greedy"], folder
+        )
+        assert report.path is not None
+        made.append(report.path)
+    examples = sorted((ROOT / "examples").glob("*/*.json"))
+    return made + [p for p in examples if '"format"' in p.read_text()[:200]]

@@ -105,10 +105,24 @@ def b64e(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
+def b64_pattern(size: int) -> re.Pattern[str]:
+    """Exactly ``size`` bytes in canonical base64url without padding: the last character
+    may only carry the bits that are left over, the rest zero."""
+    full, rest = divmod(size * 8, 6)
+    last = {0: "", 2: "[AQgw]", 4: "[AEIMQUYcgkosw048]"}[rest]
+    return re.compile(f"[A-Za-z0-9_-]{{{full}}}{last}")
+
+
+_SIZED = {size: b64_pattern(size) for size in (12, 16, 32, 64)}
+
+
 def b64d(text: str, *, size: int | None = None, what: str = "value") -> bytes:
     """Decode canonical base64url without padding; with ``size``, insist on that many bytes.
     Only the one encoding of each byte string is accepted (no padding, zero trailing bits),
     so a value cannot be rewritten into another string that decodes the same."""
+    pattern = _SIZED.get(size) if size is not None else None
+    if pattern is not None and isinstance(text, str) and pattern.fullmatch(text):
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     if not isinstance(text, str) or not _B64URL.fullmatch(text):
         raise Rejected(f"{what} is not base64url")
     bare = text.rstrip("=")

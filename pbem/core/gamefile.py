@@ -23,6 +23,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, 
 from pbem.core.canonical import (
     MAX_SAFE_INTEGER,
     OutOfRange,
+    b64_pattern,
     canonical,
     canonical_object,
     format_path,
@@ -36,18 +37,11 @@ FORMAT = "pbem/1"
 MAX_SEATS = 255
 
 
-def _b64(size: int) -> str:
-    """The pattern of exactly ``size`` bytes in canonical base64url without padding: the
-    last character may only carry the bits that are left, the others zero."""
-    full, rest = divmod(size * 8, 6)
-    last = {0: "", 2: "[AQgw]", 4: "[AEIMQUYcgkosw048]"}[rest]
-    return f"[A-Za-z0-9_-]{{{full}}}{last}"
-
-
 def _binary(size: int, *, optional: bool = False) -> Any:
     """A string of exactly ``size`` bytes in canonical base64url (or ``""`` if optional),
     with a message that says so rather than quoting the pattern."""
-    pattern = re.compile(f"({_b64(size)})?" if optional else _b64(size))
+    exact = b64_pattern(size).pattern
+    pattern = re.compile(f"({exact})?" if optional else exact)
 
     def check(value: str) -> str:
         if not pattern.fullmatch(value):
@@ -276,14 +270,17 @@ def _validate(model: type[BaseModel], value: Any, path: list[str | int], raw: An
 
 
 def _same_bytes(item: Signed, value: dict[str, Any], path: list[str | int], raw: Any) -> None:
-    """Take the canonical bytes of the value as received; the model must re-encode to them."""
-    received = {key: canonical(v) for key, v in value.items()}
-    for key, encoded in item.members().items():
-        if received.get(key) != encoded:
-            raise _problem(
-                [*path, key], raw, "does not re-encode as received (a coerced type or a default)"
-            )
-    item._members = received
+    """Keep the canonical bytes of the value as received (what signatures and hashes
+    cover); the model must dump back to that value exactly. Strict validation already
+    refuses coercion (so ``==`` cannot confuse ``true`` with ``1`` here); this catches any
+    default or normalization a model might add."""
+    dumped = item.model_dump(mode="json")
+    if dumped != value:
+        key = next(k for k in sorted(dumped.keys() | value.keys()) if dumped.get(k) != value.get(k))
+        raise _problem(
+            [*path, key], raw, "does not re-encode as received (a coerced type or a default)"
+        )
+    item._members = {key: canonical(v) for key, v in value.items()}
 
 
 def _step(value: Any, index: int, raw: Any) -> Step:

@@ -9,6 +9,7 @@ failure is reported with the step, the seat and the reason.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -720,9 +721,15 @@ def _open_batch(parent: str, decision: str, envelopes: list[Envelope]) -> Batch:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _public_key(sign_key: str) -> Ed25519PublicKey:
+    """A seat's key, decoded once: every step it signs is checked against it."""
+    return Ed25519PublicKey.from_public_bytes(b64d(sign_key, size=32, what="signing key"))
+
+
 def _verify(sign_key: str, item: Entry | Envelope | Genesis, message: str) -> None:
     try:
-        key = Ed25519PublicKey.from_public_bytes(b64d(sign_key, size=32, what="signing key"))
+        key = _public_key(sign_key)
         key.verify(b64d(item.signature, size=64, what="signature"), signing_message(item))
     except (InvalidSignature, Rejected, ValueError) as exc:
         raise Rejected(message) from exc

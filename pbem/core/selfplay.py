@@ -32,6 +32,8 @@ class GameReport:
     bytes: int
     result: Result
     path: Path | None
+    text: str
+    """The finished file."""
 
 
 def bot_identities(seed: int, players: int) -> list[Identity]:
@@ -112,4 +114,4 @@ def play_game(
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"{rules.id}-{players}p-seed{seed}.json"
         atomic_write(path, text.encode())
-    return GameReport(seed, len(final.steps), len(text.encode()), final.result, path)
+    return GameReport(seed, len(final.steps), len(text.encode()), final.result, path, text)

@@ -295,11 +295,16 @@ def test_reports_errors(error: Exception, code: int, line: str) -> None:
     assert_error(CliRunner().invoke(boom, []), code, line)
 
 
-def test_reports_errors_lets_other_bugs_through() -> None:
+def test_a_bug_is_one_line_with_its_own_exit_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No traceback ever (issue 11): a bug says what it is in one line and exits 3;
+    ``PBEM_DEBUG=1`` lets the exception through for whoever debugs it."""
+
     @click.command()
     @cli_common.reports_errors
     def bug() -> None:
         raise KeyError("programming error")
 
     result = CliRunner().invoke(bug, [])
-    assert isinstance(result.exception, KeyError)  # a bug must stay visible as one
+    assert_error(result, 3, "pbem: error: internal error (KeyError: 'programming error')")
+    monkeypatch.setenv("PBEM_DEBUG", "1")
+    assert isinstance(CliRunner().invoke(bug, []).exception, KeyError)
