@@ -53,7 +53,7 @@ def main() -> None:
     text = build(rounds)
     game = gamefile.decode(text)
     replay = replay_file(game, GuessGame())
-    signatures = replay.signatures()
+    signatures = replay.signatures
     verify_s = best_of(3, lambda: replay_file(gamefile.decode(text), GuessGame()))
 
     key = Ed25519PrivateKey.generate()

@@ -176,7 +176,7 @@ def output_path(source: Path, replay: Replay, explicit: Path | None) -> Path:
         target = explicit
     else:
         stem = STEP_SUFFIX.sub("", source.stem)
-        count = replay.signatures()
+        count = replay.signatures
         target = source.with_name(f"{stem}.{count:04d}{source.suffix or '.json'}")
     if target.resolve() == source.resolve():
         raise UsageError(f"{target}: will not overwrite the input file; name another with -o")

@@ -201,7 +201,8 @@ def automatic(replay: Replay, identity: Identity, *, clock: Clock = utc_now) -> 
                 replay, identity, seat, {"deck_secret": b64e(deck_secret(identity, game))}, clock
             )
         elif aw.decision.startswith("reveal:"):
-            commit = replay.commit_batch()
+            commit = replay.commit
+            assert commit is not None
             key = seal_key_for(replay, identity, seat, commit.parent, commit.decision)
             _envelope(replay, identity, seat, {"key": b64e(key)}, clock)
         else:
@@ -249,7 +250,7 @@ def own_sealed_action(replay: Replay, identity: Identity) -> Any | None:
     aw = replay.awaiting
     if aw is None or not aw.decision.startswith(("commit:", "reveal:")):
         return None
-    batch = replay.open_batch if aw.decision.startswith("commit:") else replay.commit_batch()
+    batch = replay.open_batch if aw.decision.startswith("commit:") else replay.commit
     env = next((e for e in batch.envelopes if e.seat == seat), None) if batch else None
     if batch is None or env is None:
         return None

@@ -240,7 +240,7 @@ def _where(path: list[str | int], raw: Any) -> tuple[str, str]:
     if rest[:1] == ["envelopes"] and len(rest) >= 2 and isinstance(rest[1], int):
         node = node["envelopes"][rest[1]] if isinstance(node, dict) else None
         rest = rest[2:]
-    who = f"step {index}"
+    who = f"step {index + 1}"
     if isinstance(node, dict) and "seat" in node:
         seat = node["seat"]
         if type(seat) is int and 0 <= seat < len(names):
@@ -295,7 +295,7 @@ def _step(value: Any, index: int, raw: Any) -> Step:
         entry = _validate(Entry, value, path, raw)
         _same_bytes(entry, value, path, raw)
         return entry
-    raise Rejected(f"step {index}: unknown step kind {kind!r} (turn, beacon, shuffle or batch)")
+    raise Rejected(f"step {index + 1}: unknown step kind {kind!r} (turn, beacon, shuffle or batch)")
 
 
 def decode(data: bytes | str, *, what: str = "game file") -> GameFile:

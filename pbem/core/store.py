@@ -208,7 +208,7 @@ class Store:
     def _advance(self, replay: Replay, game: GameFile, c: Comparison, text: str) -> Imported:
         """Take a copy that is newer than the head (``behind``) or that merges with it."""
         before = len(replay.records)
-        envelopes = replay.signatures()
+        envelopes = replay.signatures
         if c.relation == "mergeable":
             replay_file(game, replay.rules)  # the copy must be valid by itself too
             replay.take(game.genesis, c.merged)
@@ -216,7 +216,7 @@ class Store:
             replay.extend(game)
         self._keep(self.game_dir(game.genesis.game) / "versions", text, game)
         status: Status = "merged" if c.relation == "mergeable" else "updated"
-        added = replay.signatures() - envelopes
+        added = replay.signatures - envelopes
         return self._set_head(replay, status, replay.records[before:], added)
 
     def save_produced(self, replay: Replay) -> Imported:

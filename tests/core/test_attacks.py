@@ -53,7 +53,7 @@ def test_forged_signature_is_rejected() -> None:
     last = game.steps[-1]
     forged = last.model_copy(update={"body": {"action": {"type": "risk"}}})  # signature kept
     game = game.model_copy(update={"steps": [*game.steps[:-1], forged]})
-    with pytest.raises(Rejected, match=r"step 4, seat 1 \(bot2\): bad signature"):
+    with pytest.raises(Rejected, match=r"step 5, seat 1 \(bot2\): bad signature"):
         verify(game)
 
 
@@ -63,7 +63,7 @@ def test_reordered_steps_break_the_hash_link() -> None:
     steps = list(game.steps)
     steps[2], steps[3] = steps[3], steps[2]
     with pytest.raises(
-        Rejected, match=r"step 2: batch is for 'reveal:guess', awaited 'commit:guess'"
+        Rejected, match=r"step 3: batch is for 'reveal:guess', awaited 'commit:guess'"
     ):
         verify(game.model_copy(update={"steps": steps}))
 
@@ -75,7 +75,7 @@ def test_dropped_step_breaks_the_hash_link() -> None:
     game = replay.to_file()
     steps = [game.steps[0], game.steps[1], game.steps[2], game.steps[3], game.steps[5]]
     with pytest.raises(
-        Rejected, match=r"step 4, seat 0 \(bot1\): a beacon by this seat was not awaited"
+        Rejected, match=r"step 5, seat 0 \(bot1\): a beacon by this seat was not awaited"
     ):
         verify(game.model_copy(update={"steps": steps}))
 
@@ -86,7 +86,7 @@ def test_step_by_a_seat_not_awaited() -> None:
     game = replay.to_file()
     game = game.model_copy(update={"steps": [*game.steps, entry]})
     with pytest.raises(
-        Rejected, match=r"step 4, seat 0 \(bot1\): a turn by this seat was not awaited"
+        Rejected, match=r"step 5, seat 0 \(bot1\): a turn by this seat was not awaited"
     ):
         verify(game)
 
@@ -96,7 +96,7 @@ def test_illegal_action_is_rejected_with_the_rule() -> None:
     act(replay, ids[1], Choose(type="bank"))
     game = resign_last(replay.to_file(), ids[1], body={"action": {"type": "guess", "value": 3}})
     with pytest.raises(
-        Rejected, match=r"step 4, seat 1 \(bot2\): G-1: guess is not a legal action"
+        Rejected, match=r"step 5, seat 1 \(bot2\): G-1: guess is not a legal action"
     ):
         verify(game)
 
@@ -182,7 +182,7 @@ def test_step_appended_twice() -> None:
     game = replay.to_file()
     doubled = game.model_copy(update={"steps": [*game.steps, game.steps[-1]]})
     with pytest.raises(
-        Rejected, match=r"step 5, seat 1 \(bot2\): a turn by this seat was not awaited"
+        Rejected, match=r"step 6, seat 1 \(bot2\): a turn by this seat was not awaited"
     ):
         verify(doubled)
 

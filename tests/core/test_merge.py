@@ -92,5 +92,5 @@ def test_extend_refuses_a_rollback_and_a_fork() -> None:
     one, two = replay_file(start, rules), replay_file(start, rules)
     act(one, ids[0], Guess(value=3), entropy=Seeded(1), clock=fixed_clock)
     act(two, ids[0], Guess(value=4), entropy=Seeded(2), clock=fixed_clock)
-    with pytest.raises(Rejected, match=r"step 2: differs from the copy verified before \(fork\)"):
+    with pytest.raises(Rejected, match=r"step 3: differs from the copy verified before \(fork\)"):
         one.extend(two.to_file())

@@ -56,7 +56,7 @@ def test_beyond_the_exact_range_is_refused_saying_where(text: str) -> None:
 
 def test_a_game_file_names_the_step_and_seat(tmp_path: Path, guess_file: Path) -> None:
     bad = with_huge(guess_file, tmp_path / "bad.json")
-    with pytest.raises(Rejected, match=r"step 1, seat 0 \(bot1\): integer out of range at body\.n"):
+    with pytest.raises(Rejected, match=r"step 2, seat 0 \(bot1\): integer out of range at body\.n"):
         gamefile.read(bad)
 
 

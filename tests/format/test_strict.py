@@ -59,7 +59,7 @@ def test_a_coerced_seat_in_an_entry_is_refused(
         d["steps"][index]["seat"] = value
 
     line = refused(tmp_path, guess_file, mutate)
-    assert f"step {index}, seat {json.dumps(value)}: field seat: " in line
+    assert f"step {index + 1}, seat {json.dumps(value)}: field seat: " in line
 
 
 @pytest.mark.parametrize("value", ["0", " 0 ", "+00", True])
@@ -73,7 +73,7 @@ def test_a_coerced_seat_in_an_envelope_is_refused(
         d["steps"][index]["envelopes"][0]["seat"] = value
 
     line = refused(tmp_path, guess_file, mutate)
-    assert f"step {index}, seat {json.dumps(value)}: field seat: " in line
+    assert f"step {index + 1}, seat {json.dumps(value)}: field seat: " in line
 
 
 def test_a_bool_for_a_seat_one_is_refused(tmp_path: Path, guess_file: Path) -> None:
@@ -83,7 +83,7 @@ def test_a_bool_for_a_seat_one_is_refused(tmp_path: Path, guess_file: Path) -> N
     def mutate(d: dict[str, Any]) -> None:
         d["steps"][index]["envelopes"][1]["seat"] = True  # True == 1 in Python
 
-    assert f"step {index}, seat true: field seat: " in refused(tmp_path, guess_file, mutate)
+    assert f"step {index + 1}, seat true: field seat: " in refused(tmp_path, guess_file, mutate)
 
 
 @pytest.mark.parametrize(
@@ -106,7 +106,7 @@ def test_a_join_envelope_with_a_field_deleted_is_refused(
         del d["steps"][0]["envelopes"][0][field]
 
     line = refused(tmp_path, guess_file, mutate)
-    assert f"step 0, seat 1 (bot2): field {field}: Field required" in line
+    assert f"step 1, seat 1 (bot2): field {field}: Field required" in line
 
 
 def test_a_false_for_a_zero_in_the_cached_state_is_refused(
@@ -144,7 +144,7 @@ def test_a_coerced_field_in_an_action_is_refused(tmp_path: Path, guess_file: Pat
         d["steps"][index]["body"]["action"]["type"] = ["bank"]
 
     line = refused(tmp_path, guess_file, mutate)
-    assert f"step {index}, seat " in line
+    assert f"step {index + 1}, seat " in line
 
 
 @pytest.mark.parametrize("pad", ["=", "A"])
@@ -161,7 +161,7 @@ def test_a_signature_spelled_another_way_is_refused(
         d["steps"][index]["signature"] = sig + "=" if pad == "=" else sig[:-1] + "B"
 
     line = refused(tmp_path, guess_file, mutate)
-    assert f"step {index}, seat 0 (bot1): field signature: must be 64 bytes" in line
+    assert f"step {index + 1}, seat 0 (bot1): field signature: must be 64 bytes" in line
 
 
 def test_verify_of_two_copies_never_calls_a_coerced_copy_the_same(

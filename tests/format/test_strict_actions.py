@@ -53,13 +53,13 @@ def sealed_commit(action: Any) -> None:
 def test_a_revealed_action_with_a_coerced_or_missing_field_is_refused(
     action: dict[str, Any], fragment: str
 ) -> None:
-    with pytest.raises(Rejected, match=rf"step 3, seat 0 \(bot1\): .*{fragment}"):
+    with pytest.raises(Rejected, match=rf"step 4, seat 0 \(bot1\): .*{fragment}"):
         sealed_commit(action)
 
 
 def test_an_open_action_with_a_coerced_field_is_refused() -> None:
     replay, ids = guess_game(2, seed=6, open="true")
     env = forged_envelope(replay, ids[0], 0, {"action": {"type": "guess", "value": "5"}})
-    with pytest.raises(Rejected, match=r"step 2, seat 0 \(bot1\): .*valid integer"):
+    with pytest.raises(Rejected, match=r"step 3, seat 0 \(bot1\): .*valid integer"):
         replay.add_envelope(env)
     assert replay_file(gamefile.decode(gamefile.encode(replay.to_file())), replay.rules)

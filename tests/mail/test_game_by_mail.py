@@ -117,7 +117,7 @@ def report(final: Replay, smtp: Smtp, players: list[Player], passes: int) -> Non
     seconds = sum(p.seconds for p in players)
     print(
         f"\n{final.rules.id}, {len(players)} players by mail: {len(final.steps)} steps, "
-        f"{final.signatures()} signatures, {messages} messages ({messages / rounds:.1f} per "
+        f"{final.signatures} signatures, {messages} messages ({messages / rounds:.1f} per "
         f"round over {rounds} rounds), {passes} rounds of robot passes; time in pbem "
         f"{seconds:.1f} s, {1000 * seconds / len(final.steps):.0f} ms per step"
     )

@@ -101,7 +101,7 @@ def test_a_broken_file_still_shows_its_verified_prefix(game_file: Path) -> None:
     broken.write_text(gamefile.encode(game.model_copy(update={"steps": steps})))
     result = run(broken)
     assert result.exit_code == 1
-    assert f"step {step}, seat" in result.output and "bad signature" in result.output
+    assert f"step {step + 1}, seat" in result.output and "bad signature" in result.output
     html = broken.with_suffix(".html").read_text()
     ET.fromstring(html)
     assert f"Verification failed at step {step}:" in html

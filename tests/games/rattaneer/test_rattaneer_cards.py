@@ -106,7 +106,7 @@ def test_a_creator_cannot_sign_a_card_set_that_does_not_match_its_hash(rules, sm
     options["cards"]["companions"][0]["vp"] = 99  # signed by the creator, but not pinned
     ids = bot_identities(5, 2)
     replay = new_game(rules, options, [i.card for i in ids], ids[0])
-    with pytest.raises(Rejected, match=r"step 0: .*the embedded card set hashes to .*not to its"):
+    with pytest.raises(Rejected, match=r"step 1: .*the embedded card set hashes to .*not to its"):
         automatic(replay, ids[1])  # the join completes: setup refuses the set
 
 
