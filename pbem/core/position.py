@@ -125,6 +125,8 @@ class Position:
     """Deck secrets disclosed at the end, by seat."""
     records: list[Record] = field(default_factory=list)
     """The steps verified since this position was started or restored."""
+    taken: list[tuple[int, Entry | Envelope]] = field(default_factory=list)
+    """The entries and envelopes verified since then, with the index of their step."""
 
     # ----- construction -----------------------------------------------------------------
 
@@ -279,6 +281,7 @@ class Position:
         if opening:
             self.count += 1
         self.signatures += 1
+        self.taken.append((index, env))
         if len(envelopes) == len(aw.seats):
             done, self.batch = self.batch, None
             try:

@@ -125,6 +125,7 @@ def add_entry(pos: Position, entry: Entry) -> None:
     pos.count += 1
     pos.signatures += 1
     pos.last = entry
+    pos.taken.append((index, entry))
     pos.records.append(Record(index, entry.kind, [entry.seat], summary, digest))
     kind.apply(pos, entry, prepared, link, digest, aw)
 

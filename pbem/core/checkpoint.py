@@ -1,0 +1,165 @@
+"""Checkpoints: a verified position written down, so replay continues where it stopped.
+
+The store keeps one per game, at its head. A checkpoint is trusted as the store itself is
+(the player's own database, written only after verification, like git's objects), and only
+for the exact step it was made at: the store looks it up by the hash of the last step, and a
+hash covers everything signed before it, so a file that differs anywhere earlier never
+meets it. It is JSON (no pickle: a database file must not be able to run code), compressed.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any
+
+from pbem.core.canonical import b64d, b64e
+from pbem.core.deck import Ciphertext
+from pbem.core.gamefile import Batch, Envelope, Genesis
+from pbem.core.position import Awaiting, Position
+from pbem.core.rules import Reshuffle, Result, Reveal, Ruleset
+from pbem.core.tabletop import PrivateReveal, Tabletop
+
+VERSION = 1
+
+
+def _points(values: list[bytes]) -> list[str]:
+    return [b64e(v) for v in values]
+
+
+def _cts(cts: list[Ciphertext]) -> list[list[str]]:
+    return [[b64e(ct.c1), b64e(ct.c2)] for ct in cts]
+
+
+def _uncts(data: list[list[str]]) -> list[Ciphertext]:
+    return [Ciphertext(b64d(c1), b64d(c2)) for c1, c2 in data]
+
+
+def _model(value: Any) -> Any:
+    return value.model_dump(mode="json") if value is not None else None
+
+
+def _batch(batch: Batch | None) -> Any:
+    if batch is None:
+        return None
+    return {
+        "parent": batch.parent,
+        "decision": batch.decision,
+        "envelopes": [e.model_dump(mode="json") for e in batch.envelopes],
+    }
+
+
+def _unbatch(data: Any) -> Batch | None:
+    if data is None:
+        return None
+    envelopes = [Envelope.model_validate(e) for e in data["envelopes"]]
+    return Batch.model_construct(
+        kind="batch", parent=data["parent"], decision=data["decision"], envelopes=envelopes
+    )
+
+
+def _table(table: Tabletop) -> dict[str, Any]:
+    return {
+        "keys": _points(table.keys),
+        "items": table.items,
+        "decks": {name: _cts(cts) for name, cts in table.decks.items()},
+        "passes": {
+            name: [[seat, _cts(after)] for seat, after in passes]
+            for name, passes in table.passes.items()
+        },
+        "unshuffled": table.unshuffled,
+        "private": [
+            {
+                "to": p.to,
+                "handles": p.handles,
+                "cts": _cts(p.cts),
+                "shares": [_points(s) for s in p.shares],
+            }
+            for p in table.private
+        ],
+    }
+
+
+def _untable(game: str, data: dict[str, Any]) -> Tabletop:
+    return Tabletop(
+        game,
+        [b64d(k) if k else b"" for k in data["keys"]],
+        items=data["items"],
+        decks={name: _uncts(cts) for name, cts in data["decks"].items()},
+        passes={
+            name: [(seat, _uncts(after)) for seat, after in passes]
+            for name, passes in data["passes"].items()
+        },
+        unshuffled=data["unshuffled"],
+        private=[
+            PrivateReveal(
+                p["to"], p["handles"], _uncts(p["cts"]), [[b64d(s) for s in x] for x in p["shares"]]
+            )
+            for p in data["private"]
+        ],
+    )
+
+
+def snapshot(pos: Position) -> bytes:
+    """The position as compressed JSON (everything but the rules and the genesis, which
+    the store keeps already, and the history lines, which it keeps per step)."""
+    aw = pos.awaiting
+    awaiting = None if aw is None else [aw.kind, list(aw.seats), aw.parent, aw.decision, aw.prompt]
+    data = {
+        "version": VERSION,
+        "count": pos.count,
+        "signatures": pos.signatures,
+        "state": _model(pos.state),
+        "beacons": _points(pos.beacons),
+        "revealed": pos.revealed,
+        "heads": _points(pos.heads),
+        "awaiting": awaiting,
+        "result": _model(pos.result),
+        "table": _table(pos.table) if pos.table is not None else None,
+        "reveal": _model(pos.reveal),
+        "final": _model(pos.final),
+        "reshuffle": _model(pos.reshuffle),
+        "author": pos.author,
+        "setup_draw": pos.setup_draw,
+        "commit": _batch(pos.commit),
+        "batch": _batch(pos.batch),
+        "sealed": {str(s): pos.rules.dump_action(a) for s, a in pos.sealed.items()},
+        "shares": {str(s): _points(v) for s, v in pos.shares.items()},
+        "secrets": {str(s): b64e(v) for s, v in pos.secrets.items()},
+    }
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
+
+
+def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) -> Position:
+    """The position a ``snapshot`` wrote, for the game of ``genesis``."""
+    data = json.loads(zlib.decompress(blob))
+    if data.get("version") != VERSION:
+        raise ValueError(f"checkpoint version {data.get('version')!r}")
+    aw = data["awaiting"]
+    pos = Position(
+        rules=rules,
+        genesis=genesis,
+        genesis_hash=genesis_hash,
+        names=[card.name for card in genesis.seats],
+        count=data["count"],
+        signatures=data["signatures"],
+        state=rules.load_state(data["state"]) if data["state"] is not None else None,
+        beacons=[b64d(v) for v in data["beacons"]],
+        revealed=data["revealed"],
+        heads=[b64d(v) for v in data["heads"]],
+        awaiting=None if aw is None else Awaiting(aw[0], tuple(aw[1]), aw[2], aw[3], aw[4]),
+        result=Result.model_validate(data["result"]) if data["result"] else None,
+        table=_untable(genesis.game, data["table"]) if data["table"] is not None else None,
+        reveal=Reveal.model_validate(data["reveal"]) if data["reveal"] else None,
+        final=Result.model_validate(data["final"]) if data["final"] else None,
+        reshuffle=Reshuffle.model_validate(data["reshuffle"]) if data["reshuffle"] else None,
+        author=data["author"],
+        setup_draw=data["setup_draw"],
+        commit=_unbatch(data["commit"]),
+        batch=_unbatch(data["batch"]),
+        sealed={int(s): rules.load_action(a) for s, a in data["sealed"].items()},
+        shares={int(s): [b64d(p) for p in v] for s, v in data["shares"].items()},
+        secrets={int(s): b64d(v) for s, v in data["secrets"].items()},
+    )
+    pos.last = pos.batch
+    return pos
