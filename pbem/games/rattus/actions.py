@@ -108,10 +108,11 @@ class Explorer(Model):
 
 
 class Explore(Model):
-    """T-6.8: the region, among those the revealed cards name, that gets 1 of your cubes."""
+    """T-6.8: the region, among those the revealed cards name, that gets 1 of your cubes;
+    None: place no cube (the placement is optional)."""
 
     type: Literal["explore"] = "explore"
-    region: str
+    region: str | None
 
 
 class Sultan(Model):

@@ -3,8 +3,8 @@
 The Astronomer and the Explorer draw region cards (``regiondeck.py``): the Astronomer's
 three are opened to its holder alone, who keeps one (the two others are then revealed and
 discarded); the Explorer's three are revealed to all and name the regions where its holder
-may place a cube. The Sultan puts diplomats under cubes (``diplomats.py``); the Caravan
-moves its piece two steps and hands out cubes to the majorities it leaves behind.
+may place a cube (or place none). The Sultan puts diplomats under cubes (``diplomats.py``);
+the Caravan moves its piece two steps and offers a cube to the majorities it leaves behind.
 """
 
 from __future__ import annotations
@@ -94,10 +94,12 @@ def do_explorer(s: State, seat: int, action: Explorer) -> None:
 
 
 def explore_actions(s: State) -> Iterator[Explore]:
+    """A region a revealed card names, or none: the Explorer *may* place (T-6.8)."""
     draw = africa(s).draw
     assert draw is not None
     for name in sorted(set(_named(s)), key=[r.name for r in s.regions].index):
         yield Explore(region=name)
+    yield Explore(region=None)
 
 
 def _named(s: State) -> list[str]:
@@ -107,13 +109,15 @@ def _named(s: State) -> list[str]:
 
 
 def do_explore(s: State, seat: int, action: Explore) -> None:
-    """T-6.8: 1 cube into a region one of the revealed cards names; then discard the 3."""
+    """T-6.8: 1 cube into a region one of the revealed cards names, or none; then discard
+    the 3."""
     table = africa(s)
     assert table.draw is not None
-    if action.region not in _named(s):
-        raise RulesError(f"T-6.8: no revealed card names {action.region}")
-    region(s, action.region).cubes[seat] += 1
-    s.cube_supply[seat] -= 1
+    if action.region is not None:
+        if action.region not in _named(s):
+            raise RulesError(f"T-6.8: no revealed card names {action.region}")
+        region(s, action.region).cubes[seat] += 1
+        s.cube_supply[seat] -= 1
     regiondeck.discard(s, table.draw.faces)
     table.draw = None
 

@@ -84,7 +84,7 @@ EXPECTED: dict[Stage, str] = {
     "turn": "T-5: take, place, peasant, or a class ability, then plague",
     "witch": "T-6.5: swap or keep the two tokens you looked at",
     "choose": "T-6.7: choose <card>, the region card you keep",
-    "explore": "T-6.8: explore <region>, a region the revealed cards name",
+    "explore": "T-6.8: explore <region>, a region the revealed cards name, or explore none",
     "spread": "T-5 C.3: spread <region> [<region>]",
     "token": "T-7: reveal <token>",
     "final_round": "T-9.2: a class ability, or end",

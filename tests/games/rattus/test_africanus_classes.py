@@ -75,7 +75,7 @@ def test_explorer_reveals_three_and_places_a_cube_in_a_named_region() -> None:
     assert RULES.pending(s) == Reveal(items=shown)
     t.act("explorer")
     named = [regiondeck.face(t.state, t.faces[h]).region for h in shown]
-    assert {a.region for a in RULES.legal_actions(t.state, 0)} == set(named)
+    assert {a.region for a in RULES.legal_actions(t.state, 0)} == {*named, None}
     outside = next(r.name for r in t.state.regions if r.name not in named)
     with pytest.raises(RulesError, match=f"no revealed card names {outside}"):
         t.act(f"explore {outside}")
@@ -85,14 +85,37 @@ def test_explorer_reveals_three_and_places_a_cube_in_a_named_region() -> None:
     check_invariants(t.state, t.faces)
 
 
-def test_explorer_with_one_region_named_places_without_a_question() -> None:
-    # T-6.8, R-0: three Anglia cards leave one answer.
+def test_explorer_may_place_no_cube() -> None:
+    # T-6.8: the holder *may* place a cube (「1つ駒を配置できます」): explore none places
+    # nothing, and the three cards are discarded all the same.
+    t = africa_table(cards={"Explorer": 0})
+    shown = t.state.africa.deck[:3]
+    t.act("explorer")
+    assert "T-6.8" in t.decision.prompt and "or none" in t.decision.prompt
+    assert "explore <region> | none" in RULES.notation_help(t.state, 0)
+    t.act("explore none")
+    assert t.state.cube_supply[0] == 20 and all(r.cubes == [0, 0, 0] for r in t.state.regions)
+    assert t.state.africa.discards == [t.faces[h] for h in shown]
+    assert t.state.africa.draw is None and isinstance(t.decision, Turn)
+    assert t.decision.seat == 0 and "explorer" not in {
+        a.type for a in RULES.legal_actions(t.state, 0)
+    }
+    check_invariants(t.state, t.faces)
+
+
+def test_explorer_with_one_region_named_still_asks() -> None:
+    # T-6.8, R-0: three Anglia cards leave two answers, Anglia or none: still a question.
     anglia = ["RC01", "RC18", "RC35"]
     t = africa_table(
         cards={"Explorer": 0},
         hands={1: [c for c in regiondeck.card_ids(3) if c not in anglia]},
     )
     t.act("explorer")
+    assert [RULES.format_action(t.state, 0, a) for a in RULES.legal_actions(t.state, 0)] == [
+        "explore Anglia",
+        "explore none",
+    ]
+    t.act("explore Anglia")
     assert region(t.state, "Anglia").cubes == [1, 0, 0]
     assert t.state.africa.discards == anglia
 
