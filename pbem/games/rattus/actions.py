@@ -129,6 +129,14 @@ class Caravan(Model):
     path: list[str]
 
 
+class Bonus(Model):
+    """T-6.10: the caravan's extra cube offered to you: place it in ``region``, the region
+    you are asked about; None: decline."""
+
+    type: Literal["bonus"] = "bonus"
+    region: str | None
+
+
 class Use(Model):
     """One region card played and the class card it protects (T-7.3)."""
 
@@ -203,6 +211,7 @@ Action = Annotated[
     | Explore
     | Sultan
     | Caravan
+    | Bonus
     | Protect
     | Plague
     | Spread

@@ -37,6 +37,7 @@ USAGE: dict[str, tuple[str, str]] = {
     "explore": ("explore <region> | none", "T-6.8: the region that gets your cube, or none"),
     "sultan": ("sultan <region>", "T-6.9: a diplomat under one of your cubes"),
     "caravan": ("caravan <region> [<region>]", "T-6.10: 2 steps (T-3.9: the start region)"),
+    "bonus": ("bonus <region> | none", "T-6.10: the caravan's extra cube offered, or none"),
     "protect": ("protect <card> <class> ... | none", "T-7.3: region cards against the token"),
     "plague": ("plague <region> [<region>]", "T-5 C.1: move the plague (Knight: 2-3 steps)"),
     "spread": ("spread <region> [<region>]", "T-5 C.3: a neighbour for each new token"),

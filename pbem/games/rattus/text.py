@@ -52,6 +52,12 @@ def prompt(s: State, stage: str) -> str:
     if stage == "spread":
         assert s.spread is not None
         return f"T-5 C.3: put {s.spread.count} new token(s) into neighbours of {s.spread.region}"
+    if stage == "bonus":
+        offer = africa(s).offers[0]
+        return (
+            f"T-6.10: the caravan passed {offer.region}, where you have the most cubes: you "
+            f"may place 1 extra cube there (bonus {offer.region}, or bonus none)"
+        )
     if stage == "token":
         assert s.resolution is not None
         return f"T-7: choose the next token of {s.resolution.region} to reveal"
