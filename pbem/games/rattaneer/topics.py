@@ -23,9 +23,8 @@ def companion_entries(cards: CardSet) -> list[Entry]:
     return [Entry(c.id, companion_text(c), "R-9.1") for c in cards.companions]
 
 
-def cards(options: Options) -> Topic:
-    """Every companion, sea and treasure card of the game's set, and the treasure spots."""
-    card_set = options.card_set()
+def card_entries(card_set: CardSet) -> list[Entry]:
+    """Every companion, sea and treasure card of a set, and the treasure spots."""
     entries = companion_entries(card_set)
     for sea in card_set.sea:
         if isinstance(sea, PlunderCard):
@@ -42,6 +41,12 @@ def cards(options: Options) -> Topic:
     for treasure in card_set.treasures:
         copies = f" ({treasure.copies} cards)" if treasure.copies > 1 else ""
         entries.append(Entry(treasure.id, f"treasure card, {treasure.vp} VP{copies}", "R-9.4"))
+    return entries
+
+
+def cards(options: Options) -> Topic:
+    """Every card of the game's set (``card_entries``), and which set it is."""
+    card_set = options.card_set()
     which = (
         "the shipped set"
         if options.cards_hash is None
@@ -58,5 +63,5 @@ def cards(options: Options) -> Topic:
             f"{card_set.treasures_drawn} treasure cards lie on the island with option "
             f"treasures (R-2.7)."
         ),
-        entries=tuple(entries),
+        entries=tuple(card_entries(card_set)),
     )

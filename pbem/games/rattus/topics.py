@@ -8,15 +8,23 @@ shipped rules text (what a card does, what a symbol does), so that neither is wr
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
-from pbem.core.rulebook import Entry, Rulebook, Topic
+from pbem.core.rulebook import Entry, Rulebook, Topic, load
 from pbem.games.rattus import data
+
+RULES_TEXT = Path(__file__).parent / "rules.md"
 
 ABILITIES = "T-6"
 """The section whose subsections, titled by card name, hold the class abilities."""
 SYMBOLS = "T-1.5"
 """The section whose glossary explains the symbols of a token face."""
 EXPANSIONS = {"base": "base game", "africanus": "Africanus"}
+
+
+def shipped() -> Rulebook:
+    """The shipped rules text (``Ruleset.rulebook`` reads the same file)."""
+    return load(RULES_TEXT)
 
 
 def classes(book: Rulebook) -> Topic:
