@@ -8,16 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from pbem.cli.main import main
 from pbem.core import registry
 from pbem.games.rattaneer.cards import DEFAULT_CARDS, cards_hash
 from pbem.games.rattus import data
-
-
-def pbem(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+from tests.cli.test_game_cli import error, pbem
 
 
 def ok(*args: str | Path) -> str:
@@ -28,14 +23,6 @@ def ok(*args: str | Path) -> str:
 
 def report(*args: str | Path) -> dict[str, Any]:
     return json.loads(ok(*args, "--json"))
-
-
-def error(code: int, fragment: str, *args: str | Path) -> None:
-    result = pbem(*args)
-    assert result.exit_code == code, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("pbem: error: "), result.stderr
-    assert fragment in lines[0], lines[0]
 
 
 def test_no_game_lists_the_rulesets_with_their_options() -> None:
