@@ -119,7 +119,7 @@ def _henchmen_needed(cards: CardSet, state: State, number: int) -> int:
     if number in SEA_AREAS:
         need = sum(cards.sea_card(c).strength for c in sea_cards(state, number))
         return -(-need // HENCHMAN_STRENGTH)
-    return int(number == ISLAND and not state.treasure_stack)
+    return int(number == ISLAND and not state.island_treasures)
 
 
 def _area_value(cards: CardSet, state: State, seat: int, number: int) -> int:
@@ -136,8 +136,9 @@ def _area_value(cards: CardSet, state: State, seat: int, number: int) -> int:
     if number == TRADE_PORT:
         return HALF_VP_PER_VP * sum(cards.plunder_vp(c) for c in player.face_up)
     if number == ISLAND:
-        if state.treasure_stack:
-            return HALF_VP_PER_VP * cards.treasure(state.treasure_stack[0]).vp
+        if state.island_treasures:  # a random draw: the mean of the cards not yet taken
+            vps = [cards.treasure(t).vp for t in state.treasure_box]
+            return HALF_VP_PER_VP * sum(vps) // len(vps)
         free = [v for v, s in zip(cards.treasure_spots, state.spots, strict=True) if s is None]
         return max((HALF_VP_PER_VP * v - HENCHMAN_VALUE for v in free), default=0)
     gain = 0

@@ -6,6 +6,7 @@ leak here; pieces appear only once revealed.
 
 from __future__ import annotations
 
+from pbem.core.rulebook import lookup_hint
 from pbem.core.rules import Chance, Decision, Over, Parallel, Turn
 from pbem.games.rattaneer.cards import Bonus, CardSet, PlunderCard
 from pbem.games.rattaneer.scoring import score
@@ -38,7 +39,9 @@ BONUS_TEXT = {
 
 def render(state: State, names: list[str], decision: Decision) -> str:
     cards = state.options.card_set()
-    lines = [_heading(state), _card_set(state, cards), _awaited(state, names, decision), ""]
+    awaited = _awaited(state, names, decision)
+    hint = lookup_hint("rattaneer", awaited)
+    lines = [_heading(state), _card_set(state, cards), awaited, *([hint] if hint else []), ""]
     lines += [_area_line(state, names, cards, n) for n in AREAS]
     if state.farm:
         lines.append(f"   Farm: {', '.join(names[s] for s in state.farm)} (pirates)")
@@ -128,9 +131,8 @@ def _island(state: State, names: list[str], cards: CardSet) -> str:
         for vp, s in zip(cards.treasure_spots, state.spots, strict=True)
     )
     text = f"spots {spots}"
-    if state.treasure_stack:
-        stack = " ".join(state.treasure_stack)
-        text += f"; treasure stack (top first): {stack}"
+    if state.island_treasures:
+        text += f"; treasure cards face down: {state.island_treasures} (drawn at random, R-6.5)"
     return text
 
 
@@ -153,7 +155,7 @@ def _decks(state: State) -> str:
     text += f" · discarded: companions {len(state.companion_discard)},"
     text += f" trade ships {len(state.sea_discard)}"
     if state.options.treasures:
-        text += f" · treasure cards left on the island {len(state.treasure_stack)}"
+        text += f" · treasure cards left on the island {state.island_treasures}"
     if state.neutral:
         text += f" · neutral henchmen set aside {state.neutral}"
     return text

@@ -5,8 +5,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping
 
+from pbem.core.rulebook import lookup_hint
 from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
-from pbem.games.rattus import data, diplomats, turn
+from pbem.games.rattus import data, diplomats, topics, turn
 from pbem.games.rattus.abilities import PEASANT
 from pbem.games.rattus.state import State, africa, cards_of, faces_of, token_region
 
@@ -14,7 +15,7 @@ PROMPTS = {
     "start": "T-3.8: place {cubes} starting cubes into any region",
     "caravan": "T-3.9: put the caravan into any region",
     "choose": "T-6.7: keep one of the 3 region cards you drew (pbem status --as you)",
-    "explore": "T-6.8: place 1 cube into a region a revealed card names",
+    "explore": "T-6.8: you may place 1 cube into a region a revealed card names (or none)",
     "final_round": "T-9.2: final round: use your class abilities once more, then end",
     "final_plague": "T-9.3: final plague: choose the next region to resolve",
 }
@@ -52,6 +53,12 @@ def prompt(s: State, stage: str) -> str:
     if stage == "spread":
         assert s.spread is not None
         return f"T-5 C.3: put {s.spread.count} new token(s) into neighbours of {s.spread.region}"
+    if stage == "bonus":
+        offer = africa(s).offers[0]
+        return (
+            f"T-6.10: the caravan passed {offer.region}, where you have the most cubes: you "
+            f"may place 1 extra cube there (bonus {offer.region}, or bonus none)"
+        )
     if stage == "token":
         assert s.resolution is not None
         return f"T-7: choose the next token of {s.resolution.region} to reveal"
@@ -104,6 +111,8 @@ def render(s: State, names: list[str], awaited: Decision, stage: str) -> str:
         effect = f"broke out: {lost}" if last.broke_out else "no effect"
         lines.append(f"Last revealed: {last.face} ({last.handle}) in {last.region}, {effect}")
     lines.append(_awaited(s, names, awaited, stage))
+    hint = lookup_hint("rattus", lines[-1])
+    lines += [hint] if hint else []
     return "\n".join(lines)
 
 
@@ -179,9 +188,6 @@ def private(s: State, seat: int, known: Mapping[str, str]) -> str:
         face = faces_of(s).get(face_id)
         if face is None:
             continue
-        symbols = [*face.icons, *["M"] * face.majority, *["A"] * face.all]
         where = next((f"in {r.name}" for r in s.regions if handle in r.tokens), "revealed")
-        lines.append(
-            f"{handle} ({where}): {face_id}, threshold {face.threshold}, {' '.join(symbols)}"
-        )
+        lines.append(f"{handle} ({where}): {topics.face_text(face)}")
     return "\n".join(lines)
