@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from pbem.core import registry
-from pbem.core.selfplay import play_game
+from pbem.core.selfplay import StepClock, play_game
+
+CLOCK_START = StepClock.START
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = "tests.rulesets.guess:GuessGame,tests.rulesets.peek:PeekGame"
@@ -28,6 +30,7 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "pbem-home"
     monkeypatch.setenv("PBEM_HOME", str(home))
     monkeypatch.setenv("PBEM_TEST_FAST_KDF", "1")
+    monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START))
     monkeypatch.delenv("PBEM_AS", raising=False)
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
     return home

@@ -33,9 +33,15 @@ Clock = Callable[[], int]
 DEFAULT_CHAIN = 8192
 
 
+#: FOR TESTS ONLY: a fixed claimed time (UTC seconds) for every signature, so that seeded
+#: games are the same on every run, and so that tests can move the clock (deadlines).
+CLOCK_ENV = "PBEM_TEST_CLOCK"
+
+
 def utc_now() -> int:
     """The signer's claimed time: whole UTC seconds. A claim, not a proof (DESIGN §11)."""
-    return int(time.time())
+    fixed = os.environ.get(CLOCK_ENV)
+    return int(fixed) if fixed is not None and fixed.isdigit() else int(time.time())
 
 
 @lru_cache(maxsize=32)
