@@ -158,7 +158,7 @@ def automatic(replay: Replay, identity: Identity) -> int:
         elif aw.decision == "beacon":
             _envelope(replay, identity, seat, {})
         elif aw.kind == "shuffle":
-            body = replay.table.shuffle_body(seat, deck_secret(identity, game))
+            body = replay.table.shuffle_body(seat, deck_secret(identity, game), aw.parent)
             _entry(replay, identity, seat, "shuffle", body)
         elif aw.decision == "share":
             assert replay.reveal is not None

@@ -380,7 +380,7 @@ class Replay:
                 new_state = self.rules.apply(self.state, seat, action)
                 summary = self.rules.summary(state_before, seat, action, self.names)
             elif entry.kind == "shuffle":
-                self.table.apply_shuffle(seat, entry.body)
+                self.table.apply_shuffle(seat, entry.body, aw.parent)
                 summary = f"{self.names[seat]} shuffled the sealed decks"
             else:
                 if entry.body:

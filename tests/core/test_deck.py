@@ -366,7 +366,7 @@ def test_rerandomize_refuses_bad_inputs():
     with pytest.raises(DeckError, match="re-randomizer"):
         dk.rerandomize(ct, jk, (L + 3).to_bytes(32, "little"))
     with pytest.raises(DeckError, match="ciphertext c1"):
-        dk.rerandomize(dk.Ciphertext(TORSION[5], ct.c2), jk, scalar(3))
+        dk.rerandomize((TORSION[5], ct.c2), jk, scalar(3))
     with pytest.raises(DeckError, match="identity"):  # r = -1 would make c1 = B - B
         dk.rerandomize(ct, jk, scalar(-1))
 
@@ -437,7 +437,7 @@ def test_shuffle_rejects_invalid_input_naming_its_position():
     secrets = seat_secrets(2)
     jk = dk.joint_key(dk.public_key(x) for x in secrets)
     cts = dk.seal(DECK, ITEMS, jk)
-    cts[4] = dk.Ciphertext(cts[4].c1, TORSION[6])
+    cts[4] = (cts[4].c1, TORSION[6])
     with pytest.raises(DeckError, match="ciphertext 4 c2"):
         dk.shuffle(cts, jk, secrets[0], DECK, "p")
     cts[4] = None
