@@ -470,20 +470,25 @@ def _share_challenge(
     return group.reduce64(hashlib.sha512(_SHARE + transcript).digest())
 
 
-def share(ct: Ciphertext, secret: bytes, context: bytes) -> tuple[Point, bytes]:
+def share(
+    ct: Ciphertext, secret: bytes, context: bytes, pubkey: Point | None = None
+) -> tuple[Point, bytes]:
     """This seat's decryption share ``S = x·c1`` of ``ct``, with a Chaum–Pedersen proof
     that ``log_B(X) = log_c1(S)``, i.e. that ``S`` was made with the published key.
 
     Proof = challenge ‖ response (64 bytes): nonce ``k`` from SHA-512(share-nonce ‖ x ‖
     message) as in EdDSA (deterministic, distinct for every message), ``A1 = k·B``,
     ``A2 = k·c1``, ``e = SHA-512(share ‖ frame(context, B, X, c1, c2, S, A1, A2)) mod L``,
-    ``z = k + e·x``. ``context`` must bind game, deck, position and step.
+    ``z = k + e·x``. ``context`` must bind game, deck, position and step. A caller making
+    several shares passes ``pubkey = public_key(secret)`` once, which leaves each share its
+    floor (two multiplications, one base multiplication); a wrong one only gives a proof
+    that does not verify.
     """
     ct = check_ciphertext(ct)
     check_scalar(secret, "deck secret")
     if not isinstance(context, bytes):
         raise DeckError("share context must be bytes")
-    pubkey = group.mul_base(secret)
+    pubkey = group.mul_base(secret) if pubkey is None else check_point(pubkey, "deck key")
     share_point = group.mul(secret, ct.c1)
     nonce = _nonzero_scalar(
         lambda attempt: hashlib.sha512(

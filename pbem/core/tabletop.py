@@ -180,9 +180,10 @@ class Tabletop:
 
     def share_body(self, reveal: Reveal, parent: str, secret: bytes) -> dict[str, Any]:
         shares = []
+        pubkey = deck.public_key(secret)
         for handle in reveal.items:
             point, proof = deck.share(
-                self.ciphertext(handle), secret, share_context(self.game, parent, handle)
+                self.ciphertext(handle), secret, share_context(self.game, parent, handle), pubkey
             )
             shares.append([b64e(point), b64e(proof)])
         return {"shares": shares}
