@@ -43,6 +43,13 @@ def random_pass(n: int, seed: int) -> tuple[list[dk.Ciphertext], bytes, dk.Shuff
     return before, jk, dk.shuffle_witness(secrets[1], "deck", "deck/1", n)
 
 
+def honest_pass(n: int, seed: int) -> tuple:
+    """``random_pass`` re-encrypted as its witness says, with the proof of it."""
+    before, jk, witness = random_pass(n, seed)
+    after = dk.reencrypt(before, jk, witness)
+    return before, after, jk, witness, shuffleproof.prove(before, after, jk, witness, CONTEXT)
+
+
 def field_offset(name: str, n: int, k: int = 0) -> int:
     """Where the ``k``-th value of field ``name`` starts in a proof of ``n`` items."""
     if name in FIELDS[:5]:
@@ -70,9 +77,7 @@ def refused(before, after, jk, proof, context=CONTEXT, match="does not verify") 
 @pytest.mark.parametrize("n", [1, 2, 3, 17, 65])
 def test_an_honest_pass_always_proves(n: int) -> None:
     for seed in range(3 if n < 65 else 1):
-        before, jk, witness = random_pass(n, seed)
-        after = dk.reencrypt(before, jk, witness)
-        proof = shuffleproof.prove(before, after, jk, witness, CONTEXT)
+        before, after, jk, _, proof = honest_pass(n, seed)
         assert len(proof) == shuffleproof.proof_size(n) == 32 * (5 + 4 * n)
         shuffleproof.check(before, after, jk, proof, CONTEXT)
 
@@ -86,9 +91,7 @@ def test_an_empty_deck_has_the_empty_proof() -> None:
 
 
 def test_the_proof_is_deterministic_and_its_nonces_differ_by_context() -> None:
-    before, jk, witness = random_pass(5, 1)
-    after = dk.reencrypt(before, jk, witness)
-    one = shuffleproof.prove(before, after, jk, witness, CONTEXT)
+    before, after, jk, witness, one = honest_pass(5, 1)
     assert shuffleproof.prove(before, after, jk, witness, CONTEXT) == one
     other = shuffleproof.prove(before, after, jk, witness, b"another context")
     blocks = {one[k : k + 32] for k in range(0, len(one), 32)}
@@ -149,9 +152,7 @@ def test_a_valid_shuffle_under_another_permutation_proves_with_its_own_witness()
 
 
 def test_the_proof_is_bound_to_context_key_and_input() -> None:
-    before, jk, witness = random_pass(4, 3)
-    after = dk.reencrypt(before, jk, witness)
-    proof = shuffleproof.prove(before, after, jk, witness, CONTEXT)
+    before, after, jk, _, proof = honest_pass(4, 3)
     refused(before, after, jk, proof, context=CONTEXT + b"!")
     other_key = dk.joint_key(dk.public_key(x) for x in secrets_for(99))
     refused(before, after, other_key, proof)
@@ -161,9 +162,7 @@ def test_the_proof_is_bound_to_context_key_and_input() -> None:
 @pytest.mark.parametrize("name", FIELDS)
 def test_each_field_mutated_is_refused(name: str) -> None:
     n = 3
-    before, jk, witness = random_pass(n, 4)
-    after = dk.reencrypt(before, jk, witness)
-    proof = shuffleproof.prove(before, after, jk, witness, CONTEXT)
+    before, after, jk, _, proof = honest_pass(n, 4)
     for k in range(1 if name in FIELDS[:5] else n):
         refused(before, after, jk, mutated(proof, name, n, k))
 
@@ -171,9 +170,7 @@ def test_each_field_mutated_is_refused(name: str) -> None:
 @pytest.mark.parametrize("name", FIELDS)
 def test_each_field_malformed_is_refused_naming_it(name: str) -> None:
     n = 2
-    before, jk, witness = random_pass(n, 5)
-    after = dk.reencrypt(before, jk, witness)
-    proof = shuffleproof.prove(before, after, jk, witness, CONTEXT)
+    before, after, jk, _, proof = honest_pass(n, 5)
     at = field_offset(name, n, n - 1 if name not in FIELDS[:5] else 0)
     if name in ("C", "chain"):
         bad, match = TORSION[3], "is not a valid point"
@@ -190,9 +187,7 @@ def test_each_field_malformed_is_refused_naming_it(name: str) -> None:
 
 
 def test_a_point_with_a_small_order_component_in_the_proof_is_refused() -> None:
-    before, jk, witness = random_pass(2, 6)
-    after = dk.reencrypt(before, jk, witness)
-    proof = shuffleproof.prove(before, after, jk, witness, CONTEXT)
+    before, after, jk, _, proof = honest_pass(2, 6)
     at = field_offset("chain", 2, 0)
     tainted = nb.crypto_core_ed25519_add(proof[at : at + 32], TORSION[1])
     refused(
@@ -201,9 +196,7 @@ def test_a_point_with_a_small_order_component_in_the_proof_is_refused() -> None:
 
 
 def test_wrong_lengths_and_types_are_refused() -> None:
-    before, jk, witness = random_pass(3, 7)
-    after = dk.reencrypt(before, jk, witness)
-    proof = shuffleproof.prove(before, after, jk, witness, CONTEXT)
+    before, after, jk, witness, proof = honest_pass(3, 7)
     refused(before, after, jk, proof[:-1], match="3 items is 544 bytes, not 543")
     refused(before, after, jk, proof + bytes(32), match="not 576")
     refused(before, after, jk, b64e(proof), match="not str")
