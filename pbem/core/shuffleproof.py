@@ -117,6 +117,8 @@ def _flat(cts: Sequence[Ciphertext]) -> bytes:
 def _statement(
     context: bytes, joint_key: Point, before: Sequence[Ciphertext], after: Sequence[Ciphertext]
 ) -> bytes:
+    if not isinstance(context, bytes):
+        raise DeckError("a shuffle proof's context must be bytes")
     parts = frame(context, _index(len(before)), joint_key, _flat(before), _flat(after))
     return hashlib.sha512(_STATEMENT + parts).digest()
 

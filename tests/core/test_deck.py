@@ -312,6 +312,14 @@ def test_bad_scalars_rejected(value, message):
         group.check_scalar(value, "re-randomizer")
 
 
+@given(st.integers(0, L - 1), st.integers(0, L - 1), st.binary(min_size=64, max_size=64))
+def test_scalar_arithmetic_agrees_with_libsodium(a, b, wide):
+    x, y = scalar(a), scalar(b)
+    assert group.scalar_add(x, y) == nb.crypto_core_ed25519_scalar_add(x, y)
+    assert group.scalar_mul(x, y) == nb.crypto_core_ed25519_scalar_mul(x, y)
+    assert group.reduce64(wide) == nb.crypto_core_ed25519_scalar_reduce(wide)
+
+
 @given(st.integers(0, 2**256 - 1))
 def test_check_scalar_is_exactly_below_l(n):
     data = n.to_bytes(32, "little")

@@ -201,6 +201,7 @@ def test_wrong_lengths_and_types_are_refused() -> None:
     refused(before, after, jk, proof + bytes(32), match="not 576")
     refused(before, after, jk, b64e(proof), match="not str")
     refused(before, after[:-1], jk, proof, match="must output 3, not 2")
+    refused(before, after, jk, proof, context="text", match="context must be bytes")
     as_bytes = [(bytes(ct.c1), bytes(ct.c2)) for ct in after]  # validated, then accepted
     shuffleproof.check(before, as_bytes, jk, proof, CONTEXT)
     with pytest.raises(DeckError, match="output 0 c2"):
