@@ -196,7 +196,7 @@ def automatic(replay: Replay, identity: Identity, *, clock: Clock = utc_now) -> 
         elif aw.decision == "beacon":
             _envelope(replay, identity, seat, {}, clock)
         elif aw.kind == "shuffle":
-            body = replay.table.shuffle_body(seat, deck_secret(identity, game))
+            body = replay.table.shuffle_body(seat, deck_secret(identity, game), aw.parent)
             _entry(replay, identity, seat, "shuffle", body, clock)
         elif aw.decision == "share":
             assert replay.reveal is not None

@@ -16,6 +16,7 @@ from typing import Any
 from pbem.core.canonical import b64d, b64e
 from pbem.core.deck import Ciphertext
 from pbem.core.gamefile import Batch, Envelope, Genesis
+from pbem.core.group import Point, stored_point
 from pbem.core.position import Awaiting, Position
 from pbem.core.rules import Reshuffle, Result, Reveal, Ruleset
 from pbem.core.tabletop import PrivateReveal, Tabletop
@@ -31,8 +32,12 @@ def _cts(cts: list[Ciphertext]) -> list[list[str]]:
     return [[b64e(ct.c1), b64e(ct.c2)] for ct in cts]
 
 
+def _point(text: str) -> Point:
+    return stored_point(b64d(text))
+
+
 def _uncts(data: list[list[str]]) -> list[Ciphertext]:
-    return [Ciphertext(b64d(c1), b64d(c2)) for c1, c2 in data]
+    return [Ciphertext(_point(c1), _point(c2)) for c1, c2 in data]
 
 
 def _model(value: Any) -> Any:
@@ -83,7 +88,7 @@ def _table(table: Tabletop) -> dict[str, Any]:
 def _untable(game: str, data: dict[str, Any]) -> Tabletop:
     return Tabletop(
         game,
-        [b64d(k) if k else b"" for k in data["keys"]],
+        [_point(k) if k else b"" for k in data["keys"]],
         items=data["items"],
         decks={name: _uncts(cts) for name, cts in data["decks"].items()},
         passes={
@@ -93,7 +98,10 @@ def _untable(game: str, data: dict[str, Any]) -> Tabletop:
         unshuffled=data["unshuffled"],
         private=[
             PrivateReveal(
-                p["to"], p["handles"], _uncts(p["cts"]), [[b64d(s) for s in x] for x in p["shares"]]
+                p["to"],
+                p["handles"],
+                _uncts(p["cts"]),
+                [[_point(s) for s in x] for x in p["shares"]],
             )
             for p in data["private"]
         ],
@@ -158,7 +166,7 @@ def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) ->
         commit=_unbatch(data["commit"]),
         batch=_unbatch(data["batch"]),
         sealed={int(s): rules.load_action(a) for s, a in data["sealed"].items()},
-        shares={int(s): [b64d(p) for p in v] for s, v in data["shares"].items()},
+        shares={int(s): [_point(p) for p in v] for s, v in data["shares"].items()},
         secrets={int(s): b64d(v) for s, v in data["secrets"].items()},
     )
     pos.last = pos.batch

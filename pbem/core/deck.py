@@ -10,8 +10,11 @@ the joint key ``J = Σ X_s``, so no seat alone can open anything.
   ``r = 1`` (``encrypt_open``): anyone can check it, and it hides nothing yet.
 - Each seat in turn runs a *shuffle pass*: re-randomizes every ciphertext and permutes
   them. The permutation and the re-randomizers are derived from the seat's deck secret,
-  the deck name and a pass id, so the seat stores nothing, and once the secrets are
-  disclosed at the end of the game anyone can re-run every pass (``audit_shuffles``).
+  the deck name and a pass id, so the seat stores nothing. Every pass carries a
+  zero-knowledge proof that it is a shuffle (``pbem.core.shuffleproof``), checked when it
+  arrives: that proof is what makes shuffles sound. Once the secrets are disclosed at the
+  end of the game anyone can also re-run every pass (``audit_shuffles``), a review that
+  players like but that no longer guards anything the proofs do not.
   One honest seat suffices for nobody to know where an item went.
 - Opening needs a decryption share ``x_s·c1`` from every seat, each with a Chaum–Pedersen
   proof that it used the secret behind ``X_s``. Publicly: all shares are published.
@@ -29,8 +32,11 @@ What the caller (the engine) must enforce, because these functions cannot see it
   chosen ``c1`` decrypts whichever card has that ``c1``);
 - a pass id is never reused by one seat on one deck (a reshuffle gets a new one), and the
   share ``context`` names the game, deck, position and step, so a proof cannot be replayed;
-- shuffles are only checked at the end (``audit_shuffles``): a cheating shuffle is caught
-  then, not when it is made.
+- every pass's proof must be checked before its output is used (``shuffleproof.check``),
+  bound to the game, deck, pass, seat and step.
+
+Validated values are typed (``group.Point``, ``Ciphertext``): they are made only by
+validation or by arithmetic on validated values, and are never validated again.
 
 Derivation labels, all ``b"pbem/1/deck/<name>\\0"`` followed by length-framed parts:
 ``secret`` (HKDF-SHA256 info for the deck secret), ``item`` (hash to point), ``pass``
@@ -49,7 +55,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.core import group
-from pbem.core.group import BASE, DeckError, check_point, check_scalar, frame
+from pbem.core.group import BASE, DeckError, Point, check_point, check_scalar, frame
 
 PROOF_BYTES = 64
 MIN_ROOT_BYTES = 32
@@ -65,11 +71,40 @@ _KEY = b"pbem/1/deck/key\0"
 _KEY_NONCE = b"pbem/1/deck/key-nonce\0"
 
 
-class Ciphertext(NamedTuple):
-    """An ElGamal ciphertext ``(r·B, M + r·J)``, both 32-byte points."""
+class Ciphertext(tuple[Point, Point]):
+    """An ElGamal ciphertext ``(r·B, M + r·J)``: two Points, neither the identity.
 
-    c1: bytes
-    c2: bytes
+    Made only from Points (``check_ciphertext`` validates received bytes; this module's
+    arithmetic makes the rest), so holding a Ciphertext means both halves were validated
+    or computed, and nothing validates them again. A pair of bytes is never one, not even
+    when one half was taken from a validated ciphertext: the other half is still checked.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, c1: Point, c2: Point) -> Ciphertext:
+        if not (isinstance(c1, Point) and isinstance(c2, Point)):
+            raise TypeError("a Ciphertext holds Points; check_ciphertext validates bytes")
+        if c1 == group.IDENTITY or c2 == group.IDENTITY:
+            raise DeckError("ciphertext component would be the identity")
+        return tuple.__new__(cls, (c1, c2))
+
+    @property
+    def c1(self) -> Point:
+        return self[0]
+
+    @property
+    def c2(self) -> Point:
+        return self[1]
+
+    def __copy__(self) -> Ciphertext:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Ciphertext:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[tuple[bytes, bytes]]]:
+        return (check_ciphertext, ((bytes(self[0]), bytes(self[1])),))
 
 
 # --- scalars derived without randomness -------------------------------------------------
@@ -120,7 +155,7 @@ def deck_secret(root: bytes, game_id: bytes) -> bytes:
     )
 
 
-def public_key(secret: bytes) -> bytes:
+def public_key(secret: bytes) -> Point:
     """``secret·B``: the seat's published deck key."""
     return group.mul_base(check_scalar(secret, "deck secret"))
 
@@ -153,17 +188,17 @@ def verify_key(pubkey: bytes, proof: bytes, context: bytes) -> bool:
     """Whether ``proof`` shows knowledge of the secret of ``pubkey`` in ``context``.
     False for anything malformed."""
     try:
-        check_point(pubkey, "deck key")
         challenge, response = _split_proof(proof)
+        pubkey, e_key = group.mul_checked(challenge, pubkey, "deck key")
     except DeckError:
         return False
     if not isinstance(context, bytes):
         return False
-    commitment = group.sub(group.mul_base(response), group.mul(challenge, pubkey))
+    commitment = group.sub(group.mul_base(response), e_key)
     return _schnorr_challenge(context, pubkey, commitment) == challenge
 
 
-def joint_key(pubkeys: Iterable[bytes]) -> bytes:
+def joint_key(pubkeys: Iterable[bytes]) -> Point:
     """``J = Σ X_s``: the key the deck is encrypted under. Every key is checked (the
     identity and small-order points are refused); a repeated key is refused too, since it
     can only be a copy of another seat's key."""
@@ -181,7 +216,7 @@ def joint_key(pubkeys: Iterable[bytes]) -> bytes:
 # --- items ------------------------------------------------------------------------------
 
 
-def item_point(deck: str, item_id: str) -> bytes:
+def item_point(deck: str, item_id: str) -> Point:
     """The point that stands for item ``item_id`` of deck ``deck``: a hash to the group
     (``group.hash_to_point``), so nobody knows a discrete-log relation between items or
     with the keys, and the same id in two decks gives unrelated points."""
@@ -212,7 +247,10 @@ def identify(point: bytes, candidates: Mapping[bytes, str]) -> str:
 
 
 def check_ciphertext(ct: Sequence[bytes], what: str = "ciphertext") -> Ciphertext:
-    """A ``Ciphertext`` from any pair of bytes, both halves checked with ``check_point``."""
+    """A ``Ciphertext`` from a pair of bytes, each half validated by ``check_point`` (a
+    half that is already a Point is not validated again); a Ciphertext as it is."""
+    if isinstance(ct, Ciphertext):
+        return ct
     try:
         c1, c2 = ct
     except (TypeError, ValueError):
@@ -228,9 +266,8 @@ def encrypt_open(point: bytes, joint_key: bytes) -> Ciphertext:
     ``c1`` = identity) keeps every ciphertext ever stored a pair of valid points, so one
     check fits all. Hiding comes from the shuffle passes.
     """
-    check_point(point, "item point")
-    check_point(joint_key, "joint key")
-    return Ciphertext(BASE, _nonidentity(group.add(point, joint_key)))
+    point = check_point(point, "item point")
+    return Ciphertext(BASE, group.add(point, check_point(joint_key, "joint key")))
 
 
 def seal(deck: str, item_ids: Sequence[str], joint_key: bytes) -> list[Ciphertext]:
@@ -239,27 +276,19 @@ def seal(deck: str, item_ids: Sequence[str], joint_key: bytes) -> list[Ciphertex
     return [encrypt_open(item_point(deck, item_id), joint_key) for item_id in item_ids]
 
 
-def _nonidentity(point: bytes) -> bytes:
-    # A sum of subgroup points is a subgroup point or the identity: only that needs a test.
-    if point == group.IDENTITY:
-        raise DeckError("ciphertext component would be the identity")
-    return point
-
-
 def rerandomize(ct: Ciphertext, joint_key: bytes, r: bytes) -> Ciphertext:
     """``(c1 + r·B, c2 + r·J)``: the same plaintext, unlinkable to ``ct`` without the keys.
     ``ct`` and ``joint_key`` are checked; callers inside this module pass checked values
     to ``_rerandomize``."""
     ct = check_ciphertext(ct)
-    check_point(joint_key, "joint key")
+    joint_key = check_point(joint_key, "joint key")
     check_scalar(r, "re-randomizer")
     return _rerandomize(ct, joint_key, r)
 
 
-def _rerandomize(ct: Ciphertext, joint_key: bytes, r: bytes) -> Ciphertext:
+def _rerandomize(ct: Ciphertext, joint_key: Point, r: bytes) -> Ciphertext:
     return Ciphertext(
-        _nonidentity(group.add(ct.c1, group.mul_base(r))),
-        _nonidentity(group.add(ct.c2, group.mul(r, joint_key))),
+        group.add(ct.c1, group.mul_base(r)), group.add(ct.c2, group.mul(r, joint_key))
     )
 
 
@@ -311,6 +340,43 @@ def shuffle_permutation(seat_secret: bytes, deck: str, pass_id: str, n: int) -> 
     return _permutation(_pass_key(seat_secret, deck, pass_id), n)
 
 
+class ShuffleWitness(NamedTuple):
+    """What one pass does, derived from the seat's secret: output ``k`` is input
+    ``permutation[k]`` re-randomized with ``rerandomizers[k]``. ``key`` (the pass key) also
+    seeds the nonces of the pass's proof (``shuffleproof.prove``). Secret until disclosed."""
+
+    permutation: list[int]
+    rerandomizers: list[bytes]
+    key: bytes
+
+
+def shuffle_witness(seat_secret: bytes, deck: str, pass_id: str, n: int) -> ShuffleWitness:
+    """The permutation and re-randomizers of pass ``pass_id`` on an ``n``-item deck, from
+    ``HKDF(seat secret, pass‖deck‖pass id)``: nothing to store, and anyone holding the
+    disclosed secret can re-derive them. ``pass_id`` must be unique for this seat and deck."""
+    if n < 0:
+        raise DeckError("deck size must not be negative")
+    key = _pass_key(seat_secret, deck, pass_id)
+    return ShuffleWitness(
+        _permutation(key, n), [_rerandomizer(key, position) for position in range(n)], key
+    )
+
+
+def reencrypt(
+    cts: Sequence[Ciphertext], joint_key: bytes, witness: ShuffleWitness
+) -> list[Ciphertext]:
+    """``out[k] = rerandomize(cts[perm[k]], J, r_k)`` for the pass ``witness`` describes.
+    Ciphertexts and the joint key are taken as validated; plain bytes are validated."""
+    checked = [check_ciphertext(ct, f"ciphertext {index}") for index, ct in enumerate(cts)]
+    joint_key = check_point(joint_key, "joint key")
+    if len(witness.permutation) != len(checked):
+        raise DeckError("the shuffle witness is for another deck size")
+    return [
+        _rerandomize(checked[source], joint_key, r)
+        for source, r in zip(witness.permutation, witness.rerandomizers, strict=True)
+    ]
+
+
 def shuffle(
     cts: Sequence[Ciphertext],
     joint_key: bytes,
@@ -318,21 +384,9 @@ def shuffle(
     deck: str,
     pass_id: str,
 ) -> list[Ciphertext]:
-    """One seat's shuffle pass: ``out[k] = rerandomize(cts[perm[k]], J, r_k)``.
-
-    Both ``perm`` and every ``r_k`` come from ``HKDF(seat secret, pass‖deck‖pass id)``,
-    so the pass is a pure function of public data and the seat's secret: nothing to keep,
-    and anyone holding the disclosed secret can re-run it. ``pass_id`` must be unique for
-    this seat and deck. Every input ciphertext is checked.
-    """
-    checked = [check_ciphertext(ct, f"ciphertext {index}") for index, ct in enumerate(cts)]
-    check_point(joint_key, "joint key")
-    key = _pass_key(seat_secret, deck, pass_id)
-    order = _permutation(key, len(checked))
-    return [
-        _rerandomize(checked[source], joint_key, _rerandomizer(key, position))
-        for position, source in enumerate(order)
-    ]
+    """One seat's shuffle pass: ``reencrypt`` with the pass's derived witness, so the pass
+    is a pure function of public data and the seat's secret (without its proof)."""
+    return reencrypt(cts, joint_key, shuffle_witness(seat_secret, deck, pass_id, len(cts)))
 
 
 def check_shuffle(
@@ -345,9 +399,10 @@ def check_shuffle(
 ) -> bool:
     """Whether ``after`` is exactly the pass ``shuffle(before, ...)`` (end-of-game audit).
 
-    Re-running is a stronger check than comparing multisets: it proves ``after`` holds the
-    same items as ``before``, and that the seat shuffled as committed. Raises ``DeckError``
-    if ``before``, the key or the secret is malformed; a malformed ``after`` just fails.
+    Re-running shows that the seat shuffled as its secret dictates. That every pass is a
+    shuffle at all was proven when it arrived (``shuffleproof``); this review adds only
+    that each seat followed its derivation. Raises ``DeckError`` if ``before``, the key or
+    the secret is malformed; a malformed ``after`` just fails.
     """
     expected = shuffle(before, joint_key, seat_secret, deck, pass_id)
     try:
@@ -374,9 +429,10 @@ def audit_shuffles(
     joint_key: bytes,
     passes: Sequence[ShufflePass],
 ) -> list[Ciphertext]:
-    """Re-check a whole chain of passes from the public initial deck; return the final
+    """Re-run a whole chain of passes from the public initial deck; return the final
     deck, or raise ``DeckError`` naming the first pass whose secret does not match its
-    published key, or whose output is not what its secret gives."""
+    published key, or whose output is not what its secret gives. A review of a finished
+    game, not what makes its shuffles sound (each pass's proof did that on arrival)."""
     current = seal(deck, item_ids, joint_key)
     for step in passes:
         label = f"deck {deck!r}, shuffle pass {step.pass_id!r}" + (
@@ -392,7 +448,7 @@ def audit_shuffles(
             raise DeckError(
                 f"{label}: output is not the shuffle of its input under the disclosed secret"
             )
-        current = [Ciphertext(*ct) for ct in step.after]
+        current = [check_ciphertext(ct) for ct in step.after]
     return current
 
 
@@ -414,20 +470,25 @@ def _share_challenge(
     return group.reduce64(hashlib.sha512(_SHARE + transcript).digest())
 
 
-def share(ct: Ciphertext, secret: bytes, context: bytes) -> tuple[bytes, bytes]:
+def share(
+    ct: Ciphertext, secret: bytes, context: bytes, pubkey: Point | None = None
+) -> tuple[Point, bytes]:
     """This seat's decryption share ``S = x·c1`` of ``ct``, with a Chaum–Pedersen proof
     that ``log_B(X) = log_c1(S)``, i.e. that ``S`` was made with the published key.
 
     Proof = challenge ‖ response (64 bytes): nonce ``k`` from SHA-512(share-nonce ‖ x ‖
     message) as in EdDSA (deterministic, distinct for every message), ``A1 = k·B``,
     ``A2 = k·c1``, ``e = SHA-512(share ‖ frame(context, B, X, c1, c2, S, A1, A2)) mod L``,
-    ``z = k + e·x``. ``context`` must bind game, deck, position and step.
+    ``z = k + e·x``. ``context`` must bind game, deck, position and step. A caller making
+    several shares passes ``pubkey = public_key(secret)`` once, which leaves each share its
+    floor (two multiplications, one base multiplication); a wrong one only gives a proof
+    that does not verify.
     """
     ct = check_ciphertext(ct)
     check_scalar(secret, "deck secret")
     if not isinstance(context, bytes):
         raise DeckError("share context must be bytes")
-    pubkey = group.mul_base(secret)
+    pubkey = group.mul_base(secret) if pubkey is None else check_point(pubkey, "deck key")
     share_point = group.mul(secret, ct.c1)
     nonce = _nonzero_scalar(
         lambda attempt: hashlib.sha512(
@@ -443,35 +504,49 @@ def share(ct: Ciphertext, secret: bytes, context: bytes) -> tuple[bytes, bytes]:
     return share_point, challenge + response
 
 
+def checked_share(
+    ct: Ciphertext, pubkey: bytes, share_point: bytes, proof: bytes, context: bytes
+) -> Point:
+    """``share_point`` as a Point if it is ``x·c1`` for the ``x`` behind ``pubkey``, by the
+    Chaum–Pedersen proof: recompute ``A1 = z·B − e·X``, ``A2 = z·c1 − e·S`` and the
+    challenge; else ``DeckError``. ``pubkey`` and ``share_point`` are validated by the
+    multiplications ``e·X`` and ``e·S`` themselves (``group.mul_checked``), so checking a
+    share costs its floor: three multiplications, one base multiplication, two
+    subtractions."""
+    ct = check_ciphertext(ct)
+    challenge, response = _split_proof(proof)
+    if not isinstance(context, bytes):
+        raise DeckError("share context must be bytes")
+    pubkey, e_key = group.mul_checked(challenge, pubkey, "deck key")
+    point, e_share = group.mul_checked(challenge, share_point, "decryption share")
+    a1 = group.sub(group.mul_base(response), e_key)
+    a2 = group.sub(group.mul(response, ct.c1), e_share)
+    if _share_challenge(context, pubkey, ct, point, a1, a2) != challenge:
+        raise DeckError("the decryption share's proof does not verify")
+    return point
+
+
 def verify_share(
     ct: Ciphertext, pubkey: bytes, share_point: bytes, proof: bytes, context: bytes
 ) -> bool:
-    """Whether ``share_point`` is ``x·c1`` for the ``x`` behind ``pubkey``, by the
-    Chaum–Pedersen proof: recompute ``A1 = z·B − e·X``, ``A2 = z·c1 − e·S`` and the
-    challenge. Every input is checked; anything malformed gives False."""
+    """Whether ``checked_share`` accepts; anything malformed gives False."""
     try:
-        ct = check_ciphertext(ct)
-        check_point(pubkey, "deck key")
-        check_point(share_point, "decryption share")
-        challenge, response = _split_proof(proof)
-        if not isinstance(context, bytes):
-            return False
+        checked_share(ct, pubkey, share_point, proof, context)
     except (DeckError, TypeError):
         return False
-    a1 = group.sub(group.mul_base(response), group.mul(challenge, pubkey))
-    a2 = group.sub(group.mul(response, ct.c1), group.mul(challenge, share_point))
-    return _share_challenge(context, pubkey, ct, share_point, a1, a2) == challenge
+    return True
 
 
-def open_with_shares(ct: Ciphertext, shares: Iterable[bytes]) -> bytes:
+def open_with_shares(ct: Ciphertext, shares: Iterable[bytes]) -> Point:
     """``c2 − Σ shares``: the item point when ``shares`` are every seat's (verified)
-    shares of ``ct``. Pass the result to ``identify``."""
+    shares of ``ct``. Pass the result to ``identify``. Shares that ``checked_share``
+    returned are Points and are not validated again; bytes are."""
     ct = check_ciphertext(ct)
     checked = [check_point(s, f"decryption share {index}") for index, s in enumerate(shares)]
     return group.sub(ct.c2, group.total(checked))
 
 
-def open_private(ct: Ciphertext, other_shares: Iterable[bytes], own_secret: bytes) -> bytes:
+def open_private(ct: Ciphertext, other_shares: Iterable[bytes], own_secret: bytes) -> Point:
     """A private reveal to the seat holding ``own_secret``: the others' published shares
     plus its own share, computed locally and never published. Without ``own_secret`` the
     public data only gives ``M + x·c1``, an ElGamal ciphertext under that seat's key."""

@@ -22,6 +22,7 @@ from pbem.core.canonical import b64d
 from pbem.core.errors import Rejected
 from pbem.core.gamefile import Batch, Entry, Envelope
 from pbem.core.gamefile import step_hash as hash_of
+from pbem.core.group import check_point
 from pbem.core.position import Awaiting, Position, Record, StepRejected, reason_of
 from pbem.core.rules import Chance, RulesError
 from pbem.core.sealing import open_sealed
@@ -85,7 +86,7 @@ class ShuffleEntry:
     """A seat's shuffle pass over every deck not yet shuffled by all (DESIGN §7)."""
 
     def check(self, pos: Position, entry: Entry) -> tuple[str, Any]:
-        pos.table.apply_shuffle(entry.seat, entry.body)
+        pos.table.apply_shuffle(entry.seat, entry.body, entry.parent)
         return f"{pos.names[entry.seat]} shuffled the sealed decks", None
 
     def apply(
@@ -155,7 +156,7 @@ class Join:
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
         for env in batch.envelopes:
             pos.heads[env.seat] = pos.beacons[env.seat] = b64d(env.body["head"])
-            pos.table.keys[env.seat] = b64d(env.body["deck_key"])
+            pos.table.keys[env.seat] = check_point(b64d(env.body["deck_key"]), "deck key")
         pos.state = pos.rules.setup(pos.genesis.options, len(pos.names))
         pos.setup_draw = isinstance(pos.rules.pending(pos.state), Chance)
         pos.author = None

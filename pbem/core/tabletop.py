@@ -2,9 +2,11 @@
 
 ``pbem.core.deck`` has the mental-poker primitives; this module keeps what a replay needs
 around them: every seat's published deck key (accepted only with its proof), the decks
-after each seat's shuffle pass, the decryption shares of every reveal, and the end-of-game
-audit once the deck secrets are disclosed. Handles ``"<deck>/<i>"`` name the i-th
-ciphertext of a deck after the setup shuffles; the rules move handles, never ciphertexts.
+after each seat's shuffle pass (accepted only with its proof of a shuffle,
+``pbem.core.shuffleproof``), the decryption shares of every reveal, and the end-of-game
+audit once the deck secrets are disclosed (a review: the proofs already made the shuffles
+sound). Handles ``"<deck>/<i>"`` name the i-th ciphertext of a deck after the setup
+shuffles; the rules move handles, never ciphertexts.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core import deck
+from pbem.core import deck, shuffleproof
 from pbem.core.canonical import b64d, b64e, canonical
 from pbem.core.deck import Ciphertext
 from pbem.core.errors import Rejected
-from pbem.core.group import DeckError
+from pbem.core.group import DeckError, Point
 from pbem.core.rules import Reveal
 
 
@@ -28,6 +30,12 @@ def key_context(game: str, seat: int) -> bytes:
 def share_context(game: str, parent: str, handle: str) -> bytes:
     """What a decryption share's proof is bound to: game, step, deck and position."""
     return b"pbem/1/deck-share\0" + canonical([game, parent, handle])
+
+
+def shuffle_context(game: str, name: str, seat: int, parent: str) -> bytes:
+    """What a shuffle pass's proof is bound to: game, deck, pass id, seat and parent step,
+    so that a proof copied from any other pass, deck, game, seat or step fails."""
+    return b"pbem/1/deck-shuffle\0" + canonical([game, name, pass_id(name, seat), seat, parent])
 
 
 def pass_id(name: str, seat: int) -> str:
@@ -73,25 +81,29 @@ class Tabletop:
     """Decks added and not yet passed through every seat's shuffle."""
     private: list[PrivateReveal] = field(default_factory=list)
     _tables: dict[str, dict[bytes, str]] = field(default_factory=dict)
+    _joint: tuple[list[bytes], Point] | None = None
 
     @staticmethod
-    def check_key(game: str, seat: int, key: str, proof: str) -> bytes:
+    def check_key(game: str, seat: int, key: str, proof: str) -> Point:
         """A seat's deck key, accepted only with a proof that the seat knows its secret (a
         seat choosing its key after seeing the others' could otherwise open every item)."""
         raw = b64d(key, size=32, what="deck key")
         try:
-            deck.check_point(raw, "deck key")
+            point = deck.check_point(raw, "deck key")
         except DeckError as exc:
             raise Rejected(str(exc)) from exc
         if not deck.verify_key(
-            raw, b64d(proof, size=64, what="deck key proof"), key_context(game, seat)
+            point, b64d(proof, size=64, what="deck key proof"), key_context(game, seat)
         ):
             raise Rejected("the deck key's proof does not verify")
-        return raw
+        return point
 
     @property
-    def joint(self) -> bytes:
-        return deck.joint_key(self.keys)
+    def joint(self) -> Point:
+        """``J``, summed (and the keys validated) once for each set of keys."""
+        if self._joint is None or self._joint[0] != self.keys:
+            self._joint = (list(self.keys), deck.joint_key(self.keys))
+        return self._joint[1]
 
     def add_decks(self, items: dict[str, list[str]]) -> None:
         """Seal new decks openly (anyone can check them); every seat's shuffle pass then
@@ -105,26 +117,50 @@ class Tabletop:
             self.passes[name] = []
             self.unshuffled.append(name)
 
-    def shuffle_body(self, seat: int, secret: bytes) -> dict[str, Any]:
+    def shuffle_body(self, seat: int, secret: bytes, parent: str) -> dict[str, Any]:
+        """The seat's pass over every deck awaiting it, each with its proof of a shuffle
+        (base64url, ``shuffleproof`` encoding) bound to this game, deck, seat and step."""
         joint = self.joint
-        return {
-            "decks": {
-                name: encode_deck(
-                    deck.shuffle(self.decks[name], joint, secret, name, pass_id(name, seat))
-                )
-                for name in self.unshuffled
-            }
-        }
-
-    def apply_shuffle(self, seat: int, body: dict[str, Any]) -> None:
-        """Take a seat's shuffle pass. Whether it really is a shuffle of its input can only
-        be checked once the seat's secret is disclosed (``audit``)."""
-        if set(body) != {"decks"} or not isinstance(body["decks"], dict):
-            raise Rejected("a shuffle body holds exactly 'decks'")
-        if set(body["decks"]) != set(self.unshuffled):
-            raise Rejected(f"a shuffle must pass exactly: {', '.join(sorted(self.unshuffled))}")
+        decks, proofs = {}, {}
         for name in self.unshuffled:
-            after = decode_deck(body["decks"][name], len(self.decks[name]), f"deck {name!r}")
+            before = self.decks[name]
+            witness = deck.shuffle_witness(secret, name, pass_id(name, seat), len(before))
+            after = deck.reencrypt(before, joint, witness)
+            context = shuffle_context(self.game, name, seat, parent)
+            decks[name] = encode_deck(after)
+            proofs[name] = b64e(shuffleproof.prove(before, after, joint, witness, context))
+        return {"decks": decks, "proofs": proofs}
+
+    def apply_shuffle(self, seat: int, body: dict[str, Any], parent: str) -> None:
+        """Take a seat's shuffle pass once every deck's proof shows that its output is a
+        re-encryption and permutation of its input; refuse the pass, naming the deck,
+        otherwise (nothing is taken then)."""
+        if set(body) != {"decks", "proofs"} or not all(
+            isinstance(body[k], dict) for k in ("decks", "proofs")
+        ):
+            raise Rejected("a shuffle body holds exactly 'decks' and 'proofs'")
+        for part in ("decks", "proofs"):
+            if set(body[part]) != set(self.unshuffled):
+                raise Rejected(
+                    f"a shuffle's {part} must be for exactly: {', '.join(sorted(self.unshuffled))}"
+                )
+        joint = self.joint
+        taken = {}
+        for name in self.unshuffled:
+            before = self.decks[name]
+            after = decode_deck(body["decks"][name], len(before), f"deck {name!r}")
+            proof = b64d(
+                body["proofs"][name],
+                size=shuffleproof.proof_size(len(before)),
+                what=f"deck {name!r}: the shuffle proof",
+            )
+            context = shuffle_context(self.game, name, seat, parent)
+            try:
+                shuffleproof.check(before, after, joint, proof, context)
+            except DeckError as exc:
+                raise Rejected(f"deck {name!r}: {exc}") from exc
+            taken[name] = after
+        for name, after in taken.items():
             self.passes[name].append((seat, after))
             self.decks[name] = after
 
@@ -144,16 +180,17 @@ class Tabletop:
 
     def share_body(self, reveal: Reveal, parent: str, secret: bytes) -> dict[str, Any]:
         shares = []
+        pubkey = deck.public_key(secret)
         for handle in reveal.items:
             point, proof = deck.share(
-                self.ciphertext(handle), secret, share_context(self.game, parent, handle)
+                self.ciphertext(handle), secret, share_context(self.game, parent, handle), pubkey
             )
             shares.append([b64e(point), b64e(proof)])
         return {"shares": shares}
 
     def check_shares(
         self, seat: int, body: dict[str, Any], reveal: Reveal, parent: str
-    ) -> list[bytes]:
+    ) -> list[Point]:
         """Every share must carry a proof that it was made with the seat's published key."""
         if set(body) != {"shares"} or not isinstance(body["shares"], list):
             raise Rejected("a share body holds exactly 'shares'")
@@ -166,11 +203,16 @@ class Tabletop:
             point = b64d(pair[0], size=32, what="share")
             proof = b64d(pair[1], size=64, what="share proof")
             context = share_context(self.game, parent, handle)
-            if not deck.verify_share(
-                self.ciphertext(handle), self.keys[seat], point, proof, context
-            ):
-                raise Rejected(f"bad decryption share for {handle}: its proof does not verify")
-            points.append(point)
+            try:
+                points.append(
+                    deck.checked_share(
+                        self.ciphertext(handle), self.keys[seat], point, proof, context
+                    )
+                )
+            except DeckError as exc:
+                raise Rejected(
+                    f"bad decryption share for {handle}: its proof does not verify"
+                ) from exc
         return points
 
     def open_public(self, reveal: Reveal, shares: dict[int, list[bytes]]) -> dict[str, str]:
@@ -219,7 +261,9 @@ class Tabletop:
 
     def audit(self, secrets: dict[int, bytes], names: list[str]) -> None:
         """Re-run every shuffle pass with the disclosed secrets; name the first seat whose
-        output is not a re-randomized permutation of its input (the items changed)."""
+        output is not what its secret gives. A review for players: every pass was already
+        proven a shuffle when it arrived, so this can only find a seat that shuffled
+        validly but not as its secret dictates (which cannot have rigged the deck)."""
         joint = self.joint
         for name, ids in self.items.items():
             passes = [

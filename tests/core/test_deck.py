@@ -6,7 +6,9 @@ arithmetic), so the validation tests do not merely restate libsodium.
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import pickle
 from collections import Counter
 
 import pytest
@@ -220,6 +222,81 @@ def test_check_point_matches_model_on_subgroup_and_mixed_points(k, t):
             group.check_point(point)
 
 
+def _agrees_with_check_point(data: bytes) -> None:
+    """``mul_checked`` (validation by libsodium's multiplication) accepts exactly what
+    ``check_point`` (and the model) accepts, and multiplies correctly."""
+    k = scalar(12345)
+    try:
+        expected = group.check_point(data)
+    except DeckError:
+        with pytest.raises(DeckError, match="shared key is not a valid point"):
+            group.mul_checked(k, data, "shared key")
+        with pytest.raises(DeckError, match="not a valid point"):
+            group.mul_checked(group.ZERO, data)  # zero scalar: check_point's own path
+        return
+    point, product = group.mul_checked(k, data)
+    assert point == expected and isinstance(point, group.Point)
+    assert product == group.mul(k, expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.integers(1, L - 1), st.integers(0, 7))
+def test_validation_by_multiplication_matches_check_point(data, k, t):
+    _agrees_with_check_point(data)
+    _agrees_with_check_point(nb.crypto_core_ed25519_add(group.mul_base(scalar(k)), TORSION[t]))
+
+
+@pytest.mark.parametrize("bad", [*TORSION, *NONCANONICAL, b"\x01" * 31, "text"])
+def test_validation_by_multiplication_refuses_every_bad_encoding(bad):
+    with pytest.raises(DeckError):
+        group.mul_checked(scalar(7), bad)
+
+
+def test_points_are_made_only_by_validation_or_arithmetic():
+    raw = bytes(dk.item_point(DECK, "x"))
+    with pytest.raises(TypeError, match="check_point"):
+        group.Point(raw)
+    with pytest.raises(TypeError, match="takes Points"):
+        group.add(raw, BASE)  # libsodium's addition would take any curve point
+    with pytest.raises(TypeError, match="takes Points"):
+        group.mul(scalar(3), raw)
+    point = group.check_point(raw)
+    assert isinstance(point, group.Point) and type(point[:31]) is bytes
+    assert isinstance(group.add(point, BASE), group.Point)
+    assert copy.deepcopy(point) is point and pickle.loads(pickle.dumps(point)) == point
+    with pytest.raises(DeckError, match="not a valid point"):
+        group.check_point(IDENTITY)  # the identity Point is never valid input
+
+
+def test_a_point_from_a_validated_ciphertext_never_vouches_for_its_new_partner(monkeypatch):
+    # Issue 13: reusing one validated half must not make a pair that arrived unvalidated
+    # trusted. A Ciphertext holds only Points, and a received half is never a Point.
+    secrets = seat_secrets(2)
+    jk = dk.joint_key(dk.public_key(x) for x in secrets)
+    ct = dk.seal(DECK, ITEMS, jk)[0]
+    mixed = nb.crypto_core_ed25519_add(ct.c2, TORSION[3])  # looks fine to libsodium's add
+    with pytest.raises(TypeError, match="check_ciphertext"):
+        dk.Ciphertext(ct.c1, mixed)
+    with pytest.raises(DeckError, match="ciphertext c2 is not a valid point"):
+        dk.check_ciphertext((ct.c1, mixed))
+    with pytest.raises(DeckError, match="ciphertext 0 c2"):
+        dk.shuffle([(ct.c1, mixed)], jk, secrets[0], DECK, "p")
+    with pytest.raises(DeckError, match="ciphertext c1"):
+        dk.share((mixed, ct.c1), secrets[0], b"ctx")
+    # and what was validated is not validated again: a whole pass checks no point
+    calls = []
+    real = nb.crypto_core_ed25519_is_valid_point
+    monkeypatch.setattr(
+        nb, "crypto_core_ed25519_is_valid_point", lambda p: calls.append(p) or real(p)
+    )
+    cts = dk.seal(DECK, ITEMS, jk)
+    assert dk.check_ciphertext(cts[0]) is cts[0]
+    dk.shuffle(cts, jk, secrets[1], DECK, "p")
+    assert calls == []
+    dk.check_ciphertext((bytes(ct.c1), bytes(ct.c2)))
+    assert len(calls) == 2
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [
@@ -233,6 +310,14 @@ def test_check_point_matches_model_on_subgroup_and_mixed_points(k, t):
 def test_bad_scalars_rejected(value, message):
     with pytest.raises(DeckError, match=message):
         group.check_scalar(value, "re-randomizer")
+
+
+@given(st.integers(0, L - 1), st.integers(0, L - 1), st.binary(min_size=64, max_size=64))
+def test_scalar_arithmetic_agrees_with_libsodium(a, b, wide):
+    x, y = scalar(a), scalar(b)
+    assert group.scalar_add(x, y) == nb.crypto_core_ed25519_scalar_add(x, y)
+    assert group.scalar_mul(x, y) == nb.crypto_core_ed25519_scalar_mul(x, y)
+    assert group.reduce64(wide) == nb.crypto_core_ed25519_scalar_reduce(wide)
 
 
 @given(st.integers(0, 2**256 - 1))
@@ -366,7 +451,7 @@ def test_rerandomize_refuses_bad_inputs():
     with pytest.raises(DeckError, match="re-randomizer"):
         dk.rerandomize(ct, jk, (L + 3).to_bytes(32, "little"))
     with pytest.raises(DeckError, match="ciphertext c1"):
-        dk.rerandomize(dk.Ciphertext(TORSION[5], ct.c2), jk, scalar(3))
+        dk.rerandomize((TORSION[5], ct.c2), jk, scalar(3))
     with pytest.raises(DeckError, match="identity"):  # r = -1 would make c1 = B - B
         dk.rerandomize(ct, jk, scalar(-1))
 
@@ -437,7 +522,7 @@ def test_shuffle_rejects_invalid_input_naming_its_position():
     secrets = seat_secrets(2)
     jk = dk.joint_key(dk.public_key(x) for x in secrets)
     cts = dk.seal(DECK, ITEMS, jk)
-    cts[4] = dk.Ciphertext(cts[4].c1, TORSION[6])
+    cts[4] = (cts[4].c1, TORSION[6])
     with pytest.raises(DeckError, match="ciphertext 4 c2"):
         dk.shuffle(cts, jk, secrets[0], DECK, "p")
     cts[4] = None

@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from nacl import bindings as nb
 
 from pbem.cli.main import main
-from pbem.core import deck, gamefile, registry
+from pbem.core import deck, gamefile, registry, shuffleproof
 from pbem.core.audit import merge_files
 from pbem.core.author import act, automatic, deck_secret, new_game, private_knowledge
-from pbem.core.canonical import b64e
+from pbem.core.canonical import b64e, canonical
 from pbem.core.errors import Rejected
+from pbem.core.group import L
 from pbem.core.keys import Identity
-from pbem.core.replay import Replay, replay_file
+from pbem.core.replay import Replay, StepRejected, replay_file
 from pbem.core.selfplay import bot_identities, play_game
-from pbem.core.tabletop import encode_deck, pass_id, share_context
+from pbem.core.tabletop import encode_deck, pass_id, share_context, shuffle_context
+from tests.core.test_deck import TORSION
+from tests.core.test_shuffle_proof import FIELDS, cheats, mutated
 from tests.helpers import Seeded, forged_entry, forged_envelope, play_until
 from tests.rulesets.peek import CARDS, Draw, Peek, Play
 
@@ -115,22 +121,163 @@ def test_a_forged_share_is_rejected_naming_the_seat() -> None:
         replay.add_envelope(forged)
 
 
-def test_a_shuffle_that_duplicates_an_item_is_caught_at_the_end() -> None:
+# --- shuffle passes are proven when they are made (issue 15) -----------------------------
+
+
+@pytest.fixture(scope="module")
+def _before_seat_1() -> tuple[Replay, list[Identity]]:
     ids = bot_identities(8, 3)
     replay = new_game(RULES, {}, [i.card for i in ids], ids[0], entropy=Seeded(8))
     for ident in ids:
         automatic(replay, ident)
     automatic(replay, ids[0])  # seat 0's honest shuffle
     assert replay.awaiting.kind == "shuffle" and replay.awaiting.seats == (1,)
-    table = replay.table
-    secret = deck_secret(ids[1], replay.genesis.game)
-    honest = deck.shuffle(table.decks["cards"], table.joint, secret, "cards", pass_id("cards", 1))
-    cheat = list(honest)
-    cheat[-1] = deck.rerandomize(
-        cheat[0], table.joint, (5).to_bytes(32, "little")
-    )  # a copy of another item
-    entry = forged_entry(replay, ids[1], 1, "shuffle", {"decks": {"cards": encode_deck(cheat)}})
-    replay.add(entry)  # accepted now: it can only be checked at the end
+    return replay, ids
+
+
+@pytest.fixture
+def seat_1(_before_seat_1) -> SeatPass:
+    """A 3-seat game awaiting seat 1's shuffle pass, and what an honest pass would be."""
+    replay, ids = _before_seat_1
+    return SeatPass(copy.deepcopy(replay), ids)
+
+
+class SeatPass:
+    """Seat 1's pass over deck 'cards', and helpers to publish a forged one."""
+
+    def __init__(self, replay: Replay, ids: list[Identity]) -> None:
+        self.replay, self.ids = replay, ids
+        table = replay.table
+        self.before, self.joint = table.decks["cards"], table.joint
+        secret = deck_secret(ids[1], replay.genesis.game)
+        self.witness = deck.shuffle_witness(secret, "cards", pass_id("cards", 1), len(CARDS))
+        self.honest = deck.reencrypt(self.before, self.joint, self.witness)
+        self.parent = replay.awaiting.parent
+        self.context = shuffle_context(replay.genesis.game, "cards", 1, self.parent)
+
+    def prove(self, after: list[deck.Ciphertext], context: bytes | None = None) -> bytes:
+        return shuffleproof.prove(
+            self.before, after, self.joint, self.witness, context or self.context
+        )
+
+    def publish(self, after: Any, proof: bytes | str) -> None:
+        decks = encode_deck(after) if after and isinstance(after[0], deck.Ciphertext) else after
+        body = {
+            "decks": {"cards": decks},
+            "proofs": {"cards": proof if isinstance(proof, str) else b64e(proof)},
+        }
+        self.replay.add(forged_entry(self.replay, self.ids[1], 1, "shuffle", body))
+
+    def refused(self, after: Any, proof: bytes | str, reason: str) -> None:
+        """Publishing is refused at this step, naming seat 1 and the deck; nothing is taken."""
+        index = len(self.replay.steps)
+        with pytest.raises(  # steps as people count them, from 1
+            StepRejected, match=rf"^step {index + 1}, seat 1 \(bot2\): deck 'cards'.*{reason}"
+        ):
+            self.publish(after, proof)
+        assert len(self.replay.steps) == index and len(self.replay.table.passes["cards"]) == 1
+
+
+def test_an_honest_pass_with_its_proof_is_taken(seat_1: SeatPass) -> None:
+    seat_1.publish(seat_1.honest, seat_1.prove(seat_1.honest))
+    assert seat_1.replay.table.decks["cards"] == seat_1.honest
+    assert seat_1.replay.awaiting.seats == (2,)
+
+
+def test_a_dropped_item_is_refused_at_the_step(seat_1: SeatPass) -> None:
+    seat_1.refused(seat_1.honest[:-1], seat_1.prove(seat_1.honest), "must list 16 ciphertexts")
+
+
+@pytest.mark.parametrize(
+    "cheat",
+    ["duplicated item", "item re-encrypted to another", "wrong permutation of the right set"],
+)
+def test_a_cheating_pass_is_refused_at_the_step(seat_1: SeatPass, cheat: str) -> None:
+    forged = cheats(seat_1.before, seat_1.joint, seat_1.honest)[cheat]
+    seat_1.refused(forged, seat_1.prove(forged), "shuffle proof does not verify")
+    seat_1.refused(forged, seat_1.prove(seat_1.honest), "shuffle proof does not verify")
+
+
+def test_a_proof_copied_from_the_previous_pass_is_refused(seat_1: SeatPass) -> None:
+    seat_0 = seat_1.replay.steps[-1]
+    assert seat_0.kind == "shuffle" and seat_0.seat == 0
+    seat_1.refused(seat_1.honest, seat_0.body["proofs"]["cards"], "does not verify")
+
+
+@pytest.mark.parametrize("other", ["game", "deck", "pass", "seat", "parent"])
+def test_a_proof_made_for_another_context_is_refused(seat_1: SeatPass, other: str) -> None:
+    fields = {
+        "game": seat_1.replay.genesis.game,
+        "deck": "cards",
+        "pass": pass_id("cards", 1),
+        "seat": 1,
+        "parent": seat_1.parent,
+    }
+    fields[other] = {
+        "game": b64e(bytes(16)),
+        "deck": "cards2",
+        "pass": "cards/9",
+        "seat": 2,
+        "parent": "0" * 64,
+    }[other]
+    context = b"pbem/1/deck-shuffle\0" + canonical(list(fields.values()))
+    assert context != seat_1.context
+    seat_1.refused(seat_1.honest, seat_1.prove(seat_1.honest, context), "does not verify")
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_each_field_of_the_proof_mutated_is_refused_at_the_step(
+    seat_1: SeatPass, field: str
+) -> None:
+    proof = mutated(seat_1.prove(seat_1.honest), field, len(CARDS), 5)
+    seat_1.refused(seat_1.honest, proof, "does not verify")
+
+
+@pytest.mark.parametrize(
+    ("proof", "reason"),
+    [
+        (lambda p: p[:-1], "the shuffle proof must be 2208 bytes, not 2207"),
+        (lambda p: b64e(p) + "!", "the shuffle proof is not base64url"),
+        (lambda p: p[:32] + (L + 1).to_bytes(32, "little") + p[64:], "s1 is not a canonical"),
+        (lambda p: p[:160] + TORSION[2] + p[192:], "commitment 0 is not a valid point"),
+    ],
+)
+def test_a_malformed_proof_is_refused_naming_what(seat_1: SeatPass, proof, reason: str) -> None:
+    seat_1.refused(seat_1.honest, proof(seat_1.prove(seat_1.honest)), reason)
+
+
+def test_a_shuffle_body_without_proofs_is_refused(seat_1: SeatPass) -> None:
+    entry = forged_entry(
+        seat_1.replay, seat_1.ids[1], 1, "shuffle", {"decks": {"cards": encode_deck(seat_1.honest)}}
+    )
+    with pytest.raises(StepRejected, match=r"seat 1 \(bot2\): a shuffle body holds exactly"):
+        seat_1.replay.add(entry)
+
+
+def test_a_point_reused_from_a_validated_ciphertext_does_not_vouch_for_its_partner(
+    seat_1: SeatPass,
+) -> None:
+    # Issue 13: the output reuses an input's validated c1 next to a c2 with a small-order
+    # component; the pair arrived unvalidated, so its c2 is validated, and refused.
+    pairs = encode_deck(seat_1.honest)
+    tainted = nb.crypto_core_ed25519_add(seat_1.honest[3].c2, TORSION[5])
+    pairs[3] = [b64e(seat_1.before[0].c1), b64e(tainted)]
+    seat_1.refused(pairs, seat_1.prove(seat_1.honest), r"\[3\] c2 is not a valid point")
+
+
+def test_a_valid_pass_off_its_derivation_is_taken_and_reported_by_the_audit(
+    seat_1: SeatPass,
+) -> None:
+    # The proof makes every pass a shuffle; the end-of-game audit, kept for players to
+    # review, still reports a seat that shuffled otherwise than its secret dictates.
+    other = deck.ShuffleWitness(
+        seat_1.witness.permutation[::-1], seat_1.witness.rerandomizers, seat_1.witness.key
+    )
+    after = deck.reencrypt(seat_1.before, seat_1.joint, other)
+    seat_1.publish(
+        after, shuffleproof.prove(seat_1.before, after, seat_1.joint, other, seat_1.context)
+    )
+    replay, ids = seat_1.replay, seat_1.ids
     with pytest.raises(
         Rejected,
         match=r"shuffle audit failed: deck 'cards', shuffle pass 'cards/1' by seat 1 \(bot2\): "

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from pbem.core import gamefile
+from pbem.core import gamefile, shuffleproof
+from pbem.core.canonical import b64d
 from pbem.core.gamefile import GameFile
 from pbem.core.selfplay import play_game
 
@@ -47,3 +48,20 @@ def test_an_africanus_game_never_shows_a_hand(monkeypatch: pytest.MonkeyPatch) -
     # T-4, issue 7: hands dealt privately, the Astronomer's draws, face-down tokens.
     scanner = scanned_game(monkeypatch, 2, 5, AFRICANUS)
     assert any(i.startswith("RC") for i in scanner.ever_public)
+
+
+def test_an_africanus_self_play_proves_every_shuffle_pass(tmp_path) -> None:
+    # Issue 15: every pass over every deck (tokens, region cards, reshuffled discards)
+    # carries its proof of a shuffle, which the recipient checked at that step and the
+    # final verification from the genesis checked again. (2-seat Africanus and base games
+    # above; 4 to 6 seats: benchmarks/deck.py --games.)
+    report = play_game(RULES, 3, 1, AFRICANUS, ["greedy", "random"], tmp_path)
+    game = gamefile.decode(report.path.read_text())
+    passes = [s for s in game.steps if getattr(s, "kind", "") == "shuffle"]
+    decks = [name for p in passes for name in p.body["decks"]]
+    assert len(passes) >= 3 and len(set(decks)) >= 3
+    for p in passes:
+        assert set(p.body["proofs"]) == set(p.body["decks"])
+        for name, proof in p.body["proofs"].items():
+            size = shuffleproof.proof_size(len(p.body["decks"][name]))
+            assert len(b64d(proof, size=size)) == size
