@@ -1,6 +1,6 @@
 """The proof of a shuffle (``pbem.core.shuffleproof``): completeness, soundness against
 each way of cheating, binding to its context, every field of the encoding, and the
-known-answer vectors quoted in the format spec (``tests/vectors/shuffle-proof.json``).
+known-answer vectors quoted in the format spec (``schemas/vectors/shuffle-proof.json``).
 Engine-level refusals (at the step, naming the seat) are in ``test_sealed_decks.py``."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pbem.core.group import BASE, DeckError, L
 from pbem.core.tabletop import encode_deck, pass_id, shuffle_context
 from tests.core.test_deck import TORSION
 
-VECTORS = Path(__file__).resolve().parent.parent / "vectors" / "shuffle-proof.json"
+VECTORS = Path(__file__).resolve().parents[2] / "schemas" / "vectors" / "shuffle-proof.json"
 CONTEXT = b"test context"
 FIELDS = ["c", "s1", "s2", "s3", "s4", "C", "chain", "s_hat", "s_prime"]
 
