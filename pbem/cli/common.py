@@ -1,5 +1,7 @@
-"""What every command shares: error reporting, loading a verified game, choosing the acting
-identity, writing the new file beside the old one, and saying what happens next."""
+"""What every command shares: error reporting, who is acting, finding a game in the store
+(from a file or by its id), writing an export beside the file, and saying what happens
+next. Every command works through the store (DESIGN §10): a file it is given is imported
+first, and the command acts on the newest verified head."""
 
 from __future__ import annotations
 
@@ -9,17 +11,17 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
 
-from pbem.core import gamefile, registry
-from pbem.core.author import automatic, describe_awaiting, seat_of
+from pbem.core.author import describe_awaiting
 from pbem.core.errors import PbemError, UsageError
-from pbem.core.files import atomic_write
-from pbem.core.keys import Identity, Keyring
-from pbem.core.replay import Replay, replay_file
+from pbem.core.keys import Identity, IdentityCard, Keyring
+from pbem.core.position import Position
+from pbem.core.store import Head, Imported, Store, short_id
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -29,6 +31,7 @@ DEBUG_ENV = "PBEM_DEBUG"
 #: Exit codes beyond DESIGN §8's 0, 1 (refused) and 2 (usage or I/O): a bug, an interrupt.
 INTERNAL_ERROR = 3
 INTERRUPTED = 130
+BROKEN_PIPE = 141
 
 
 def fail(message: str, exit_code: int, *, detail: str | None = None) -> NoReturn:
@@ -50,6 +53,9 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except PbemError as err:
             fail(str(err), err.exit_code, detail=err.detail)
+        except BrokenPipeError:  # the reader left (``pbem log | head``): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(BROKEN_PIPE)
         except OSError as err:
             where = f": {err.filename}" if err.filename else ""
             fail(f"{err.strerror or err}{where}", UsageError.exit_code)
@@ -96,7 +102,7 @@ def read_passphrase(name: str, *, new: bool = False) -> str:
 
 def load_identity(keyring: Keyring, name: str) -> Identity:
     """Open an own identity, asking for its passphrase only if it is sealed. For every
-    command that signs."""
+    command that signs, and for decrypting the player's own private items."""
     passphrase = read_passphrase(name) if keyring.needs_passphrase(name) else None
     return keyring.load(name, passphrase)
 
@@ -108,9 +114,8 @@ as_option = click.option(
     metavar="NAME",
     help="Act as this identity of your keyring (default: $PBEM_AS, or your only identity).",
 )
-out_option = click.option(
-    "-o", "--output", type=click.Path(path_type=Path), help="Where to write the new game file."
-)
+game_argument = click.argument("target", metavar="GAME")
+"""A game file, or the id (or its first characters) of a game in your store."""
 
 
 def option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -132,87 +137,152 @@ def emit(as_json: bool, report: dict[str, Any], lines: list[str]) -> None:
             click.echo(line)
 
 
-def load(path: Path) -> Replay:
-    """Read and fully verify a game file."""
-    game = gamefile.read(path)
-    return replay_file(game, registry.get(game.genesis.ruleset.id))
+# ----- who is acting ----------------------------------------------------------------------
 
 
-def identity(as_name: str | None, *, required: bool = True) -> Identity | None:
-    """The acting identity: ``--as``, else ``$PBEM_AS``, else the keyring's only one."""
-    keyring = Keyring()
+def own_name(as_name: str | None, keyring: Keyring, seats: list[IdentityCard] | None) -> str:
+    """``--as``, else ``$PBEM_AS``, else the one own identity (holding a seat, when given)."""
     name = as_name or os.environ.get("PBEM_AS")
-    if name is None:
-        own = [card.name for card, private in keyring.list() if private]
-        if len(own) == 1:
-            name = own[0]
-        elif not required:
-            return None
-        else:
-            raise UsageError(
-                f"say who you are with --as NAME (your keyring holds {len(own)} identities)"
-            )
-    return load_identity(keyring, name)
+    if name is not None:
+        return name
+    own = [card for card, private in keyring.list() if private]
+    if seats is not None:
+        keys = {c.sign_key for c in seats}
+        own = [c for c in own if c.sign_key in keys] or own
+    if len(own) != 1:
+        raise UsageError(
+            f"say who you are with --as NAME (your keyring holds {len(own)} identities)"
+        )
+    return own[0].name
 
 
-def seat_identity(replay: Replay, as_name: str | None, *, required: bool) -> Identity | None:
-    """The acting identity if it holds a seat in this game (else None when not required)."""
-    ident = identity(as_name, required=required)
-    if ident is None:
+def identity(as_name: str | None, seats: list[IdentityCard] | None = None) -> Identity:
+    """The acting identity, unsealed (a passphrase may be asked)."""
+    keyring = Keyring()
+    return load_identity(keyring, own_name(as_name, keyring, seats))
+
+
+def own_card(as_name: str | None, seats: list[IdentityCard] | None = None) -> IdentityCard | None:
+    """Who is reading, without unsealing anything: None when it cannot be told."""
+    keyring = Keyring()
+    try:
+        return keyring.card(own_name(as_name, keyring, seats))
+    except UsageError:
+        if as_name is not None:
+            raise
         return None
-    if not required and all(c.sign_key != ident.card.sign_key for c in replay.genesis.seats):
+
+
+def seat_of_card(position: Position, card: IdentityCard | None) -> int | None:
+    if card is None:
         return None
-    seat_of(replay, ident)
-    return ident
+    keys = [c.sign_key for c in position.genesis.seats]
+    return keys.index(card.sign_key) if card.sign_key in keys else None
 
 
-STEP_SUFFIX = re.compile(r"\.\d{4,}$")
+# ----- games in the store -------------------------------------------------------------------
 
 
-def output_path(source: Path, replay: Replay, explicit: Path | None) -> Path:
-    """Never the input: ``game.json`` becomes ``game.0007.json`` beside it, numbered by the
-    signatures the game holds, so every new version gets a new name."""
+@dataclass
+class Opened:
+    """A game as a command found it: the store's head, and the file it came from."""
+
+    head: Head
+    source: Path | None
+    imported: Imported | None
+
+    @property
+    def position(self) -> Position:
+        return self.head.position
+
+    def notes(self, store: Store) -> list[str]:
+        """What to tell the player about the file they gave: that it was behind."""
+        if self.imported is None or not self.imported.behind:
+            return []
+        n = self.imported.behind
+        newest = newest_export(store, self.head.game)
+        where = f"({newest})" if newest else f"(in your store: {short_id(self.head.game)})"
+        return [f"{self.source} is {n} step(s) behind your newest copy {where}; using that"]
+
+
+def open_game(store: Store, target: str) -> Opened:
+    """TARGET is a game file (imported first: only what is new is verified) or the id of a
+    stored game, or its first characters."""
+    path = Path(target)
+    if path.suffix == ".json" or path.exists() or os.sep in target:
+        imported = store.import_file(path)
+        return Opened(imported.head, path, imported)
+    return Opened(store.head(store.resolve(target)), None, None)
+
+
+def newest_export(store: Store, game: str) -> str | None:
+    """The file the game's newest version was last written to (relative to the current
+    folder when it is below it), or None."""
+    row = store.db.execute(
+        "SELECT path FROM exports WHERE game = ? ORDER BY version DESC, written DESC LIMIT 1",
+        (game,),
+    ).fetchone()
+    if row is None:
+        return None
+    path = Path(row[0])
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+_SUFFIX = re.compile(r"(\.s\d{4,}(-\d+)?(~\d+)?|\.\d{4,})$")
+
+
+def export_place(opened: Opened) -> tuple[Path, str]:
+    """Where an export of this game goes: beside the file it came from, named after it;
+    for a game named by its id, the current folder, named by ruleset and short id."""
+    if opened.source is not None:
+        return opened.source.parent, _SUFFIX.sub("", opened.source.stem)
+    pos = opened.position
+    return Path.cwd(), f"{pos.rules.id}-{short_id(pos.genesis.game)}"
+
+
+def export_head(store: Store, opened: Opened, explicit: Path | None = None) -> Path:
+    """Write the head as a new file (never over an existing one) and return its path."""
     if explicit is not None:
-        target = explicit
-    else:
-        stem = STEP_SUFFIX.sub("", source.stem)
-        count = replay.signatures
-        target = source.with_name(f"{stem}.{count:04d}{source.suffix or '.json'}")
-    if target.resolve() == source.resolve():
-        raise UsageError(f"{target}: will not overwrite the input file; name another with -o")
-    return target
+        return store.export_to(opened.head.game, explicit)
+    folder, stem = export_place(opened)
+    return store.export(opened.head.game, folder, stem)
 
 
-def save(replay: Replay, target: Path) -> None:
-    atomic_write(target, gamefile.encode(replay.to_file()).encode())
+def owes_automatic(position: Position, seat: int | None) -> bool:
+    """Whether ``seat`` is awaited for a step that needs no decision of its player."""
+    aw = position.awaiting
+    if seat is None or aw is None or seat not in position.remaining():
+        return False
+    return not (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
 
 
 def next_steps(
-    replay: Replay, target: Path, me: Identity | None
+    position: Position, target: str, me: IdentityCard | None
 ) -> tuple[dict[str, Any], list[str]]:
     """Who must act next and whom to send the file to, as a report and as lines."""
-    waiting = list(replay.remaining())
-    cards = replay.genesis.seats
-    mine = me is not None and any(cards[s].sign_key == me.card.sign_key for s in waiting)
-    others = [cards[s] for s in waiting if me is None or cards[s].sign_key != me.card.sign_key]
+    waiting = list(position.remaining())
+    cards = position.genesis.seats
+    mine = me is not None and any(cards[s].sign_key == me.sign_key for s in waiting)
+    others = [cards[s] for s in waiting if me is None or cards[s].sign_key != me.sign_key]
     report = {
-        "file": str(target),
+        "file": target,
         "awaiting": [cards[s].name for s in waiting],
-        "next": describe_awaiting(replay),
+        "next": describe_awaiting(position),
         "send_to": [f"{c.name} <{c.email}>" for c in others],
         "your_move": mine,
-        "over": replay.result is not None,
+        "over": position.result is not None,
     }
     lines = [f"next: {report['next']}"]
-    if replay.result is not None:
+    if position.result is not None:
         lines.append("the game is over: send the file to everyone")
-    if mine:
+    seat = seat_of_card(position, me)
+    if mine and owes_automatic(position, seat):
+        lines.append(f"your automatic step is due: pbem play {target}")
+    elif mine:
         lines.append(f"your move: pbem moves {target}")
     if others:
         lines.append(f"send {target} to " + ", ".join(report["send_to"]))
     return report, lines
-
-
-def auto(replay: Replay, me: Identity | None) -> int:
-    """The steps ``me`` owes without a decision (join, beacon, reveal)."""
-    return automatic(replay, me) if me is not None else 0

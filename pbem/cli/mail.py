@@ -7,7 +7,6 @@ that is refused (stale, forked, damaged) exits 1 after everything else was impor
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -18,16 +17,21 @@ import click
 from pbem.cli.common import (
     as_option,
     emit,
+    game_argument,
     identity,
     json_option,
-    load,
+    newest_export,
+    open_game,
+    owes_automatic,
+    own_card,
     reports_errors,
+    seat_of_card,
 )
-from pbem.core import gamefile
+from pbem.core.author import automatic, describe_awaiting
 from pbem.core.errors import PbemError, Rejected, UsageError
-from pbem.core.files import atomic_write
-from pbem.core.keys import IdentityCard, Keyring, default_home
-from pbem.core.replay import Replay
+from pbem.core.files import write_new
+from pbem.core.journal import Journal
+from pbem.core.keys import IdentityCard, default_home
 from pbem.core.store import Store, short_id
 from pbem.mail import config as mail_config
 from pbem.mail import transport
@@ -47,22 +51,8 @@ def _ask() -> Any:
     return lambda prompt: click.prompt(prompt, hide_input=True)
 
 
-def _own_card(as_name: str | None, replay: Replay | None = None) -> IdentityCard | None:
-    """Who is sending or reading, without unsealing a key: ``--as``/``$PBEM_AS``, else the
-    one own identity (holding a seat in ``replay``, when given)."""
-    keyring = Keyring()
-    name = as_name or os.environ.get("PBEM_AS")
-    if name:
-        return keyring.card(name)
-    own = [card for card, private in keyring.list() if private]
-    if replay is not None:
-        keys = {c.sign_key for c in replay.genesis.seats}
-        own = [c for c in own if c.sign_key in keys]
-    return own[0] if len(own) == 1 else None
-
-
 @click.command()
-@click.argument("file", type=click.Path(path_type=Path))
+@game_argument
 @click.option(
     "--to",
     type=click.Choice(["awaited", "all"]),
@@ -84,43 +74,50 @@ def _own_card(as_name: str | None, replay: Replay | None = None) -> IdentityCard
 @json_option
 @reports_errors
 def send(
-    file: Path,
+    target: str,
     to: Literal["awaited", "all"],
     cc: Literal["others", "none"] | None,
     as_name: str | None,
     eml: Path | None,
     as_json: bool,
 ) -> None:
-    """Mail FILE to the players awaited now, the others in Cc; keep it in the store.
-
-    If the store holds envelopes that FILE lacks (received meanwhile for the same parallel
-    step), the merged version is sent: it holds everything FILE holds."""
-    game = gamefile.read(file)
-    imported = Store().import_game(game, str(file))  # verifies it, against the head if known
-    replay = imported.replay
-    if imported.status == "duplicate" and replay.steps != game.steps:
-        replay = load(file)  # an older version, seen before: send it as asked
-    me = _own_card(as_name, replay)
-    if me is None or me.sign_key not in {c.sign_key for c in replay.genesis.seats}:
+    """Mail your newest copy of GAME (a file or a stored game's id) to the players awaited
+    now, the others in Cc. It holds everything your store has: envelopes received for the
+    same parallel step are merged in, and the automatic steps you owe are made first."""
+    store = Store()
+    with store.writing():
+        opened = open_game(store, target)
+    pos = opened.position
+    me = own_card(as_name, pos.genesis.seats)
+    seat = seat_of_card(pos, me)
+    if me is None or seat is None:
         raise UsageError("say which of your identities holds a seat in this game with --as NAME")
+    made = 0
+    if owes_automatic(pos, seat):
+        signer = identity(me.name)
+        with store.writing():
+            head = store.head(opened.head.game)
+            made = automatic(head.position, signer, journal=Journal(store))
+            store.save(head.position, "made by pbem send")
+    head = store.head(opened.head.game)
     settings = mail_config.load()
     smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
-    message = message_for(replay, me, smtp, to)
+    message = message_for(head, me, smtp, to)
     if message is None:
-        raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {file})")
+        raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {target})")
     report: dict[str, Any] = {"subject": message["Subject"], "to": message["To"]}
     report["cc"] = message["Cc"] or ""
+    report["automatic"] = made
+    notes = opened.notes(store) + ([f"made {made} automatic step(s) first"] if made else [])
     if eml is not None:
-        atomic_write(eml, message.as_bytes())
+        if not write_new(eml, message.as_bytes()):
+            raise UsageError(f"{eml}: exists already; pbem never writes over a file")
         report["eml"] = str(eml)
-        emit(as_json, report, [f"wrote the message for {message['To']} to {eml}"])
+        emit(as_json, report, [*notes, f"wrote the message for {message['To']} to {eml}"])
         return
     password = mail_config.password(smtp, "smtp", _ask())
     report["sent_to"] = transport.send(smtp, password, message)
-    report["merged"] = imported.status == "merged"
-    lines = [f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
-    if report["merged"]:
-        lines.append(f"(merged with {imported.envelopes_added} envelope(s) received meanwhile)")
+    lines = [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
     emit(as_json, report, lines)
 
 
@@ -133,7 +130,7 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
     """Import the game files in mail: SOURCES are .eml files, mboxes, Maildirs or '-'
     (one message on standard input, from a mail filter)."""
     store = Store()
-    me = _own_card(as_name)
+    me = own_card(as_name)
     games: list[dict[str, Any]] = []
     problems: list[str] = []
     lines: list[str] = []
@@ -144,7 +141,7 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
                 entry, line = describe(imported, me)
                 games.append(entry)
                 lines.append(line)
-                lines += [f"  {r.index:4d} {r.summary}" for r in imported.new_steps[-SHOWN:]]
+                lines += [f"  {r.index + 1:4d} {r.summary}" for r in imported.new_steps[-SHOWN:]]
             problems += [f"{result.label}: {p}" for p in result.problems]
             for proof in result.proofs:
                 click.echo(proof, err=True)
@@ -161,18 +158,39 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
 @json_option
 @reports_errors
 def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
-    """The games in your local store: their state and whose move it is."""
-    me = _own_card(as_name)
-    rows = [s for s in Store().summaries() if show_all or not s["over"]]
-    for row in rows:
-        row["your_move"] = me is not None and me.sign_key in row["awaiting_keys"]
+    """The games in your store: their step, whose move it is, your newest export."""
+    store = Store()
+    me: IdentityCard | None = own_card(as_name)
+    rows = []
+    for game in store.ids():
+        pos = store.head(game).position
+        if pos.result is not None and not show_all:
+            continue
+        waiting = [pos.genesis.seats[s] for s in pos.remaining()]
+        rows.append(
+            {
+                "game": game,
+                "ruleset": pos.rules.id,
+                "step": pos.count,
+                "awaiting": [c.name for c in waiting],
+                "next": describe_awaiting(pos),
+                "over": pos.result is not None,
+                "seats": [f"{c.name} <{c.email}>" for c in pos.genesis.seats],
+                "your_move": me is not None and me.sign_key in {c.sign_key for c in waiting},
+                "file": newest_export(store, game),
+            }
+        )
     lines = [
-        f"{short_id(r['game'])}  {r['ruleset']:<10} {r['steps']:>4} steps  "
+        f"{short_id(r['game'])}  {r['ruleset']:<10} step {r['step']:>4}  "
         + ("game over" if r["over"] else ("YOUR MOVE: " if r["your_move"] else "") + r["next"])
-        + f"\n          {r['file']}"
+        + f"\n          {r['file'] or _unexported(r['game'])}"
         for r in rows
     ]
     emit(as_json, {"games": rows}, lines or ["no games in the store (pbem receive MAIL)"])
+
+
+def _unexported(game: str) -> str:
+    return f"(only in your store so far: pbem export {short_id(game)})"
 
 
 @click.command()
@@ -280,6 +298,3 @@ def config_unset(key: str) -> None:
     mail_config.set_value(settings, key, str(getattr(model, field)), store_in_clear=True)
     mail_config.save(settings)
     click.echo(f"{key} is back to its default")
-
-
-COMMANDS = [send, receive, games, watch, config]

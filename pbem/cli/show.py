@@ -1,9 +1,11 @@
 """``pbem show``: the game as one self-contained HTML page, or the board alone as SVG.
 
-Read-only: it verifies the file step by step and writes a page beside it, never a new
-game file. A page is public unless ``--as`` names an identity of the local keyring: then
-what that seat alone knows is decrypted here and added, and the page is named after the
-reader so that it is not sent around by mistake.
+Read-only: it never signs and never writes a game file. Like every command it imports the
+file into the store and draws the newest verified copy; a file the store refuses is still
+drawn as far as it verifies, with the failure named (the page is evidence). A page is
+public unless ``--as`` names an identity of the local keyring: then what that seat alone
+knows is decrypted here and added, and the page is named after the reader so that it is not
+sent around by mistake. Pages are named by step, and never written over.
 """
 
 from __future__ import annotations
@@ -12,17 +14,26 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.common import emit, identity, json_option, reports_errors
+from pbem.cli.common import (
+    emit,
+    export_place,
+    game_argument,
+    identity,
+    json_option,
+    open_game,
+    reports_errors,
+)
 from pbem.core import gamefile
 from pbem.core.errors import Rejected, UsageError
-from pbem.core.files import atomic_write
+from pbem.core.files import write_new
+from pbem.core.store import Store, short_id
 from pbem.view.history import walk
 from pbem.view.render import board_svg, page_html
 from pbem.view.seats import seats_of
 
 
 @click.command()
-@click.argument("file", type=click.Path(path_type=Path))
+@game_argument
 @click.option(
     "--as",
     "as_name",
@@ -31,19 +42,21 @@ from pbem.view.seats import seats_of
     "peeked at, its sealed choice before the reveal), decrypted here. Without it the page "
     "shows only what every player may see.",
 )
-@click.option("--step", type=int, metavar="K", help="Open at the position after step K.")
+@click.option(
+    "--step", type=int, metavar="K", help="Open at the position after step K (0: the genesis)."
+)
 @click.option("--svg", "svg_only", is_flag=True, help="Write only the board, as an SVG image.")
 @click.option(
     "-o",
     "--output",
     type=click.Path(path_type=Path),
-    help="Where to write ('-': standard output). Default: beside FILE, FILE.html "
-    "(FILE.NAME.html with --as; .svg with --svg).",
+    help="Where to write ('-': standard output). Default: beside GAME, named by step "
+    "(GAME.sNNNN.html; GAME.sNNNN.NAME.html with --as; .svg with --svg).",
 )
 @json_option
 @reports_errors
 def show(
-    file: Path,
+    target: str,
     as_name: str | None,
     step: int | None,
     svg_only: bool,
@@ -52,8 +65,17 @@ def show(
 ) -> None:
     """Draw the game: the board, the players, what is awaited, and the audited history
     with every position to step through."""
-    game = gamefile.read(file)
-    reader = identity(as_name) if as_name is not None else None
+    store = Store()
+    try:
+        opened = open_game(store, target)
+        game, source, notes = opened.head.file(), opened.source, opened.notes(store)
+        place = export_place(opened)
+    except Rejected:
+        if not Path(target).is_file():
+            raise
+        game, source, notes = gamefile.read(Path(target)), Path(target), []
+        place = (source.parent, source.stem)  # refused: drawn as it is, up to its failure
+    reader = identity(as_name, game.genesis.seats) if as_name is not None else None
     history = walk(game, reader)
     position = history.position(step)
     seat = seats_of(game.genesis)[position.private.seat] if position.private else None
@@ -62,30 +84,47 @@ def show(
         if text is None:
             raise UsageError(f"there is no board to draw for {history.rules.id} at this step")
     else:
-        text = page_html(history, position, source=file.name, reader=seat)
-    target = output if output is not None else _beside(file, as_name, svg_only)
-    if str(target) == "-":
+        name = source.name if source is not None else short_id(game.genesis.game)
+        text = page_html(history, position, source=name, reader=seat)
+    if output is not None and str(output) == "-":
         click.echo(text, nl=False)
     else:
-        if target.resolve() == file.resolve():
-            raise UsageError(f"{target}: will not overwrite the game file; name another with -o")
-        atomic_write(target, text.encode())
+        target_path = _write(text, output, place, len(game.steps), as_name, svg_only)
         report = {
-            "wrote": str(target),
-            "step": position.index,
+            "wrote": str(target_path),
+            "step": position.index + 1,
             "verified": history.verified,
             "failure": history.failure,
             "private_to": seat.name if seat else None,
         }
         kind = "board" if svg_only else "page"
         audience = f"private to {seat.name}" if seat else "public"
-        emit(as_json, report, [f"wrote {target} ({kind}, {audience}, after step {position.index})"])
+        line = f"wrote {target_path} ({kind}, {audience}, after step {position.index + 1})"
+        emit(as_json, report, [*notes, line])
     if not history.verified:
         shown = "before it" if history.failed_at is not None else "recomputed"
         raise Rejected(f"{history.failure} (the page shows the verified steps {shown})")
 
 
-def _beside(file: Path, as_name: str | None, svg_only: bool) -> Path:
+def _write(
+    text: str,
+    output: Path | None,
+    place: tuple[Path, str],
+    steps: int,
+    as_name: str | None,
+    svg_only: bool,
+) -> Path:
+    """A new file for the page (never one written over): ``-o``, else beside the game."""
+    data = text.encode()
+    if output is not None:
+        if not ((output.is_file() and output.read_bytes() == data) or write_new(output, data)):
+            raise UsageError(f"{output}: exists already; pbem never writes over a file")
+        return output
+    folder, stem = place
+    base = f"{stem}.s{steps:04d}" + (f".{as_name}" if as_name else "")
     suffix = ".svg" if svg_only else ".html"
-    reader = f".{as_name}" if as_name else ""
-    return file.with_name(f"{file.stem}{reader}{suffix}")
+    for n in range(1, 1000):
+        path = folder / (f"{base}{suffix}" if n == 1 else f"{base}~{n}{suffix}")
+        if (path.is_file() and path.read_bytes() == data) or write_new(path, data):
+            return path
+    raise UsageError(f"{folder}: too many pages named {base}~N{suffix}")

@@ -17,9 +17,10 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from pbem.core import deck
-from pbem.core.canonical import b64d, b64e
+from pbem.core.canonical import b64d, b64e, canonical
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.gamefile import Entry, Envelope, Genesis, RulesetPin, Signed, message_for
+from pbem.core.journal import Journal
 from pbem.core.keys import Identity, IdentityCard
 from pbem.core.randomness import chain
 from pbem.core.replay import Replay
@@ -132,8 +133,48 @@ def next_preimage(replay: Replay, identity: Identity, seat: int) -> str:
     return b64e(values[replay.revealed[seat] + 1])
 
 
+def _publish(
+    replay: Replay,
+    identity: Identity,
+    model: type[S],
+    fields: dict[str, Any],
+    clock: Clock,
+    journal: Journal | None,
+    same: Callable[[Any], bool],
+) -> S:
+    """Sign ``fields`` now, unless the journal holds what this seat signed for this
+    decision before: the same again (``same`` says so) is used as it was, anything else is
+    refused, since two different signed steps on one parent are equivocation."""
+    decision = fields.get("decision", fields["kind"])
+    if journal is not None:
+        earlier = journal.recall(fields["game"], fields["parent"], fields["seat"], decision)
+        if earlier is not None:
+            if same(earlier):
+                return earlier
+            index = replay.count if replay.batch is None else replay.count - 1
+            raise Rejected(
+                f"you signed a different {decision} for step {index + 1} already "
+                f"({journal.where(earlier)}); pbem will not sign a second one for the same "
+                "decision: that would be equivocation"
+            )
+    item = sign_new(identity, model, {**fields, "time": clock()})
+    if journal is not None:
+        journal.record(item)
+    return item
+
+
+def _same_body(body: dict[str, Any]) -> Callable[[Any], bool]:
+    return lambda earlier: canonical(earlier.body) == canonical(body)
+
+
 def _envelope(
-    replay: Replay, identity: Identity, seat: int, body: dict[str, Any], clock: Clock
+    replay: Replay,
+    identity: Identity,
+    seat: int,
+    body: dict[str, Any],
+    clock: Clock,
+    journal: Journal | None = None,
+    same: Callable[[Any], bool] | None = None,
 ) -> None:
     aw = replay.awaiting
     assert aw is not None
@@ -144,15 +185,21 @@ def _envelope(
         "parent": aw.parent,
         "decision": aw.decision,
         "seat": seat,
-        "time": clock(),
         "body": body,
         "preimage": preimage,
     }
-    replay.add_envelope(sign_new(identity, Envelope, fields))
+    item = _publish(replay, identity, Envelope, fields, clock, journal, same or _same_body(body))
+    replay.add_envelope(item)
 
 
 def _entry(
-    replay: Replay, identity: Identity, seat: int, kind: str, body: dict[str, Any], clock: Clock
+    replay: Replay,
+    identity: Identity,
+    seat: int,
+    kind: str,
+    body: dict[str, Any],
+    clock: Clock,
+    journal: Journal | None = None,
 ) -> None:
     aw = replay.awaiting
     assert aw is not None
@@ -161,11 +208,10 @@ def _entry(
         "game": replay.genesis.game,
         "parent": aw.parent,
         "seat": seat,
-        "time": clock(),
         "body": body,
         "preimage": next_preimage(replay, identity, seat),
     }
-    replay.add(sign_new(identity, Entry, fields))
+    replay.add(_publish(replay, identity, Entry, fields, clock, journal, _same_body(body)))
 
 
 def seal_key_for(
@@ -177,7 +223,13 @@ def seal_key_for(
     )
 
 
-def automatic(replay: Replay, identity: Identity, *, clock: Clock = utc_now) -> int:
+def automatic(
+    replay: Replay,
+    identity: Identity,
+    *,
+    clock: Clock = utc_now,
+    journal: Journal | None = None,
+) -> int:
     """Make every step the seat owes that needs no decision: its join, its shuffle of the
     sealed decks, a beacon supply, the reveal of its sealed action once all have committed,
     decryption shares, and its deck secret at the end. Returns how many it made."""
@@ -190,27 +242,26 @@ def automatic(replay: Replay, identity: Identity, *, clock: Clock = utc_now) -> 
         if aw.decision == "join":
             head = beacon_chain(identity, game, replay.genesis.chain)[0]
             body = {"head": b64e(head), **deck_key_fields(identity, game, seat)}
-            _envelope(replay, identity, seat, body, clock)
+            _envelope(replay, identity, seat, body, clock, journal)
         elif aw.kind == "beacon":
-            _entry(replay, identity, seat, "beacon", {}, clock)
+            _entry(replay, identity, seat, "beacon", {}, clock, journal)
         elif aw.decision == "beacon":
-            _envelope(replay, identity, seat, {}, clock)
+            _envelope(replay, identity, seat, {}, clock, journal)
         elif aw.kind == "shuffle":
             body = replay.table.shuffle_body(seat, deck_secret(identity, game), aw.parent)
-            _entry(replay, identity, seat, "shuffle", body, clock)
+            _entry(replay, identity, seat, "shuffle", body, clock, journal)
         elif aw.decision == "share":
             assert replay.reveal is not None
             body = replay.table.share_body(replay.reveal, aw.parent, deck_secret(identity, game))
-            _envelope(replay, identity, seat, body, clock)
+            _envelope(replay, identity, seat, body, clock, journal)
         elif aw.decision == "disclose":
-            _envelope(
-                replay, identity, seat, {"deck_secret": b64e(deck_secret(identity, game))}, clock
-            )
+            secret = {"deck_secret": b64e(deck_secret(identity, game))}
+            _envelope(replay, identity, seat, secret, clock, journal)
         elif aw.decision.startswith("reveal:"):
             commit = replay.commit
             assert commit is not None
             key = seal_key_for(replay, identity, seat, commit.parent, commit.decision)
-            _envelope(replay, identity, seat, {"key": b64e(key)}, clock)
+            _envelope(replay, identity, seat, {"key": b64e(key)}, clock, journal)
         else:
             break
         made += 1
@@ -224,8 +275,11 @@ def act(
     *,
     entropy: Entropy = os.urandom,
     clock: Clock = utc_now,
+    journal: Journal | None = None,
 ) -> None:
-    """Sign the seat's decision: a turn entry, an open envelope, or a sealed commitment."""
+    """Sign the seat's decision: a turn entry, an open envelope, or a sealed commitment.
+    With a ``journal``, signing the same decision again gives what was signed before, and
+    signing a different one is refused (DESIGN §10)."""
     seat = seat_of(replay, identity)
     aw = replay.awaiting
     if aw is None or seat not in replay.remaining() or aw.kind not in {"turn", "batch"}:
@@ -241,13 +295,20 @@ def act(
         raise Rejected(str(exc)) from exc
     data = replay.rules.dump_action(action)
     if aw.kind == "turn":
-        _entry(replay, identity, seat, "turn", {"action": data}, clock)
+        _entry(replay, identity, seat, "turn", {"action": data}, clock, journal)
     elif aw.decision.startswith("act:"):
-        _envelope(replay, identity, seat, {"action": data}, clock)
+        _envelope(replay, identity, seat, {"action": data}, clock, journal)
     else:
         key = seal_key_for(replay, identity, seat, aw.parent, aw.decision)
         body = seal(key, replay.genesis.game, aw.parent, seat, aw.decision, data, entropy)
-        _envelope(replay, identity, seat, body, clock)
+
+        def same(earlier: Envelope) -> bool:  # the sealed action, not its fresh salt
+            opened = open_sealed(
+                key, earlier.body, replay.genesis.game, aw.parent, seat, aw.decision
+            )
+            return canonical(opened) == canonical(data)
+
+        _envelope(replay, identity, seat, body, clock, journal, same)
 
 
 def own_sealed_action(replay: Replay, identity: Identity) -> Any | None:

@@ -16,7 +16,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
@@ -34,6 +34,7 @@ from pbem.core.errors import Rejected, UsageError
 from pbem.core.keys import IdentityCard
 
 FORMAT = "pbem/1"
+S = TypeVar("S", bound="Signed")
 MAX_SEATS = 255
 
 
@@ -84,6 +85,16 @@ class Signed(Strict):
         if self._members is None:
             self._members = {k: canonical(v) for k, v in self.model_dump(mode="json").items()}
         return self._members
+
+    def __eq__(self, other: object) -> bool:
+        """Two signed objects are the same when their canonical bytes are (the cached
+        encoding is not part of what they are)."""
+        if not isinstance(other, Signed) or type(self) is not type(other):
+            return NotImplemented
+        return self.canonical_bytes() == other.canonical_bytes()
+
+    def __hash__(self) -> int:
+        return hash(self.canonical_bytes())
 
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Any:
         copy = super().model_copy(update=update, deep=deep)
@@ -336,6 +347,18 @@ def _partial(data: bytes | str) -> Any:
         return json.loads(data, parse_int=lambda text: int(text) if len(text) < 20 else text)
     except ValueError:
         return {}
+
+
+def load_stored(model: type[S], data: bytes) -> S:
+    """A signed object read back from the store, which keeps its canonical bytes as they
+    were verified: validated again (cheap) and given those bytes, so its hash and signature
+    are computed over exactly what was received."""
+    value = json.loads(data)
+    item = model.model_validate(value)
+    item._members = {key: canonical(v) for key, v in value.items()}
+    if item.canonical_bytes() != data:
+        raise Rejected(f"a stored {model.__name__.lower()} is not in canonical form")
+    return item
 
 
 def encode(game: GameFile) -> str:

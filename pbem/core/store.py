@@ -1,31 +1,30 @@
-"""The local game store: every version of every game this player received or produced.
+"""The local store: the one home of a player's games (DESIGN §10).
 
-Mail delivers copies of a game late, twice, out of order, or not at all, so nothing here
-trusts arrival order: each incoming copy is compared with the stored head (the newest
-verified file of that game) step by step. A copy that extends the head, or that holds
-envelopes of the open parallel step that the head lacks, becomes the new head (merged).
-A copy seen before changes nothing. A copy that is older than the head (rollback), that
-diverges from it (fork) or that shows one seat signing two different steps (equivocation)
-is refused with both heads and the step where they part; it is kept under ``refused/`` as
-evidence. Email addresses play no part: a copy is accepted on its signatures alone.
+Like git's object store, it keeps the genesis and each entry and envelope once, by hash; a
+game's verified chain of steps; a version as a pointer to a head, not a copy; a checkpoint
+at each game's head, from which replay continues; the journal of everything this player
+signed; refused copies with the reason, as evidence. Game files and mail attachments are
+its imports and exports. Data flows one way:
 
-Layout under ``PBEM_HOME/games/<game id>/``::
+    file or mail -> import (verify what is new) -> head -> rules and author
+                 -> save (journal first) -> export
 
-    head.json       the current head: verified, every envelope merged in
-    summary.json    what ``pbem games`` lists, rewritten with the head (a cache)
-    versions/       every accepted version, ``<signatures>-<sha256 prefix>.json``
-    refused/        every refused version, same naming
-
-Only local files are touched here, never the network.
+A copy is compared with the chain by step hash. A hash covers everything signed before it,
+so a file that differs anywhere is verified from where it differs; steps already verified
+are never verified again, and the checkpoint is used only for the exact head it was made
+at. A copy that extends the chain, or brings envelopes of the open batch, moves the head; a
+copy that is behind changes nothing and says so; a fork or one seat signing two different
+steps on one parent is refused, with both signed steps as proof. Email addresses play no
+part: a copy is accepted on its signatures alone.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copy
-import fcntl
 import hashlib
-from collections import OrderedDict
+import json
+import sqlite3
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,27 +32,17 @@ from typing import Any, Literal
 
 from pbem.core import gamefile, registry
 from pbem.core.audit import Comparison, compare, proof_text
-from pbem.core.author import describe_awaiting
-from pbem.core.canonical import parse, pretty
+from pbem.core.canonical import canonical, pretty
+from pbem.core.checkpoint import restore, snapshot
 from pbem.core.errors import Rejected, UsageError
-from pbem.core.files import atomic_write
-from pbem.core.gamefile import Batch, GameFile, step_hash
+from pbem.core.files import write_new
+from pbem.core.gamefile import FORMAT, Batch, Entry, Envelope, GameFile, Genesis, step_hash
 from pbem.core.keys import default_home
-from pbem.core.replay import Record, Replay, replay_file
+from pbem.core.position import Position, Record
+from pbem.core.replay import Replay, check_cached, replay_file
+from pbem.core.storedb import connect, store_path, transaction
 
-Status = Literal["new", "updated", "merged", "duplicate"]
-
-
-@dataclass
-class Imported:
-    """What one import did. ``new_steps``: history lines the store did not have before
-    (a merged envelope shows as its step once the step is complete)."""
-
-    status: Status
-    replay: Replay
-    new_steps: list[Record]
-    head: Path
-    envelopes_added: int = 0
+Status = Literal["new", "updated", "merged", "duplicate", "behind"]
 
 
 def short_id(game: str) -> str:
@@ -61,226 +50,544 @@ def short_id(game: str) -> str:
     return game[:8]
 
 
-def head_label(steps: list[gamefile.Entry | Batch]) -> str:
-    """A head as people can compare it: step count, envelopes of an open batch, hash."""
-    if not steps:
-        return "0 steps (genesis only)"
-    last = steps[-1]
-    extra = f", last with {len(last.envelopes)} envelope(s)" if isinstance(last, Batch) else ""
-    return f"{len(steps)} steps{extra}, head {step_hash(last)[:12]}"
+def _now() -> int:
+    return int(time.time())
 
 
-def signatures(game: GameFile) -> int:
-    """How many signatures a file holds: it orders versions of one game in a listing."""
-    return 1 + sum(len(s.envelopes) if isinstance(s, Batch) else 1 for s in game.steps)
+def _digest(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+@dataclass
+class Head:
+    """A game as the store holds it: the verified position at its head, and its history."""
+
+    store: Store
+    game: str
+    position: Position
+
+    @property
+    def records(self) -> list[Record]:
+        return self.store.records(self.game)
+
+    @property
+    def digest(self) -> str:
+        """The hash of the last step (of the genesis before any), as hex."""
+        row = self.store.db.execute(
+            "SELECT hash FROM steps WHERE game = ? ORDER BY idx DESC LIMIT 1", (self.game,)
+        ).fetchone()
+        return row[0].hex() if row else self.position.genesis_hash
+
+    @property
+    def label(self) -> str:
+        """The head as people compare versions: steps, envelopes of an open batch, hash."""
+        batch = self.position.batch
+        return head_label(self.position.count, len(batch.envelopes) if batch else 0, self.digest)
+
+    def file(self) -> GameFile:
+        return gamefile.decode(self.text())
+
+    def text(self) -> str:
+        """The head as a game file, exactly as the store holds it."""
+        return self.store.file_text(self.game, self.position)
 
 
-#: Verified heads by the SHA-256 of their file, most recently used last.
-_VERIFIED: OrderedDict[str, Replay] = OrderedDict()
-VERIFIED_CACHE = 32
+@dataclass
+class Imported:
+    """What one import did. ``new_steps``: history lines the store did not have before;
+    ``behind``: how many steps the copy was behind the head (0 when it was not)."""
+
+    status: Status
+    head: Head
+    new_steps: list[Record]
+    envelopes_added: int = 0
+    behind: int = 0
 
 
-def _copy(replay: Replay) -> Replay:
-    """A copy that callers may extend. What is never changed in place is shared: the
-    ruleset, and the frozen genesis, steps and history records (five times faster)."""
-    memo: dict[int, Any] = {id(replay.rules): replay.rules, id(replay.genesis): replay.genesis}
-    memo.update((id(item), item) for item in (*replay.steps, *replay.records))
-    return copy.deepcopy(replay, memo)
+@dataclass
+class _Chain:
+    """A game's stored steps: hash, item hashes and completeness per index."""
 
-
-def _remember(key: str, replay: Replay) -> None:
-    _VERIFIED[key] = replay
-    while len(_VERIFIED) > VERIFIED_CACHE:
-        _VERIFIED.popitem(last=False)
+    hashes: list[bytes]
+    items: list[list[bytes]]
+    complete: list[bool]
 
 
 class Store:
-    """The games under ``home/games``; one lock serializes writers (a robot and a person
-    may import at the same moment)."""
+    """The store under ``home`` (``PBEM_HOME`` by default)."""
 
     def __init__(self, home: Path | None = None) -> None:
-        self.root = (home if home is not None else default_home()) / "games"
+        self.home = home if home is not None else default_home()
+        self.path = store_path(self.home)
+        self._db: sqlite3.Connection | None = None
+        self._depth = 0
+        self._evidence: list[tuple[str, str, str, bytes]] = []
 
-    def game_dir(self, game: str) -> Path:
-        if not game or "/" in game or game.startswith("."):
-            raise UsageError(f"bad game id {game!r}")
-        return self.root / game
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = connect(self.path)
+            from pbem.core.migrate import migrate_old_layout
 
-    def head_path(self, game: str) -> Path:
-        return self.game_dir(game) / "head.json"
+            migrate_old_layout(self)
+        return self._db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
+    def writing(self) -> Iterator[Store]:
+        """One transaction around everything inside (nested calls join the outer one)."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self
+            finally:
+                self._depth -= 1
+            return
         try:
-            self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
-            handle = (self.root / ".lock").open("a")
-        except OSError as exc:
-            raise UsageError(f"cannot open the game store at {self.root}: {exc.strerror}") from None
-        with handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            yield
+            with transaction(self.db):
+                self._depth = 1
+                try:
+                    yield self
+                finally:
+                    self._depth = 0
+        finally:
+            self._keep_evidence()
+
+    def _keep_evidence(self) -> None:
+        """Refused copies, written after the transaction that refused them (which rolls
+        back): evidence is kept even when the command fails."""
+        evidence, self._evidence = self._evidence, []
+        if evidence:
+            with transaction(self.db):
+                self.db.executemany(
+                    "INSERT INTO refused (game, label, reason, data, received) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [(*e, _now()) for e in evidence],
+                )
 
     # ----- reading ---------------------------------------------------------------------------
 
-    def head(self, game: str) -> GameFile | None:
-        path = self.head_path(game)
-        return gamefile.read(path) if path.exists() else None
-
-    def load(self, game: str) -> Replay:
-        """The verified head of a stored game (a short id prefix is enough)."""
-        replay = self._verified_head(self.resolve(game))
-        assert replay is not None
-        return replay
-
-    def _verified_head(self, game: str) -> Replay | None:
-        """The head, verified once per content: the robot reads every head on every pass,
-        and a long game takes a while to replay. Keyed by the file's bytes, so a head that
-        changed on disk, by whatever means, is verified afresh."""
-        path = self.head_path(game)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise UsageError(f"{path}: cannot read ({exc.strerror})") from exc
-        key = hashlib.sha256(data).hexdigest()
-        if key not in _VERIFIED:
-            head = gamefile.decode(data, what=str(path))
-            _remember(key, replay_file(head, registry.get(head.genesis.ruleset.id)))
-        _VERIFIED.move_to_end(key)
-        return _copy(_VERIFIED[key])
+    def ids(self) -> list[str]:
+        return [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY id")]
 
     def resolve(self, prefix: str) -> str:
         """The full id of the one stored game whose id starts with ``prefix``."""
+        if not prefix or not prefix.replace("-", "").replace("_", "").isalnum():
+            raise UsageError(f"bad game id {prefix!r}")
         matches = [g for g in self.ids() if g.startswith(prefix)]
         if len(matches) != 1:
             what = "no stored game" if not matches else f"{len(matches)} stored games"
             raise UsageError(f"{what} with an id starting {prefix!r} (see: pbem games)")
         return matches[0]
 
-    def ids(self) -> list[str]:
-        if not self.root.is_dir():
-            return []
-        return sorted(p.name for p in self.root.iterdir() if (p / "head.json").is_file())
+    def genesis(self, game: str) -> Genesis:
+        row = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
+        if row is None:
+            raise UsageError(f"game {short_id(game)} is not in the store")
+        return gamefile.load_stored(Genesis, row[0])
 
-    def summaries(self) -> list[dict[str, Any]]:
-        """What ``pbem games`` shows, from the cached summaries (newest first)."""
+    def head(self, game: str) -> Head:
+        """The verified position at the game's head, from its checkpoint."""
+        genesis = self.genesis(game)
+        rules = registry.get(genesis.ruleset.id)
+        row = self.db.execute(
+            "SELECT count, head, data FROM checkpoints WHERE game = ?", (game,)
+        ).fetchone()
+        chain = self._chain(game)
+        last = chain.hashes[-1] if chain.hashes else b""
+        if row is not None and row[0] == len(chain.hashes) and row[1] == last:
+            position = restore(row[2], genesis, step_hash(genesis), rules)
+        else:  # no checkpoint for this head (an older store): verify once, keep one
+            position = self._rebuild(game, genesis)
+            with self.writing():
+                self._checkpoint(game, position)
+        return Head(self, game, position)
+
+    def _rebuild(self, game: str, genesis: Genesis) -> Position:
+        replay = Replay.start(genesis, registry.get(genesis.ruleset.id))
+        for step in self.steps(game):
+            replay.add(step)
+        return replay
+
+    def _chain(self, game: str) -> _Chain:
+        rows = self.db.execute(
+            "SELECT hash, items, complete FROM steps WHERE game = ? ORDER BY idx", (game,)
+        ).fetchall()
+        return _Chain(
+            [r[0] for r in rows],
+            [[r[1][i : i + 32] for i in range(0, len(r[1]), 32)] for r in rows],
+            [bool(r[2]) for r in rows],
+        )
+
+    def _item(self, digest: bytes) -> Any:
+        row = self.db.execute("SELECT data FROM items WHERE hash = ?", (digest,)).fetchone()
+        if row is None:
+            raise UsageError("the store is missing an item it lists (damaged?)")
+        value = json.loads(row[0])
+        model = Envelope if value.get("kind") == "envelope" else Entry
+        return gamefile.load_stored(model, row[0])
+
+    def steps(self, game: str, upto: int | None = None) -> list[Entry | Batch]:
+        """The stored steps of a game (the first ``upto``), as models."""
+        chain = self._chain(game)
+        out: list[Entry | Batch] = []
+        for digests in chain.items[:upto]:
+            items = [self._item(d) for d in digests]
+            if isinstance(items[0], Envelope):
+                first = items[0]
+                out.append(
+                    Batch.model_construct(
+                        kind="batch", parent=first.parent, decision=first.decision, envelopes=items
+                    )
+                )
+            else:
+                out.append(items[0])
+        return out
+
+    def records(self, game: str) -> list[Record]:
+        rows = self.db.execute(
+            "SELECT idx, kind, seats, summary FROM records WHERE game = ? ORDER BY idx", (game,)
+        ).fetchall()
+        chain = self._chain(game)
+        return [
+            Record(idx, kind, json.loads(seats), summary, chain.hashes[idx].hex())
+            for idx, kind, seats, summary in rows
+            if idx < len(chain.hashes)
+        ]
+
+    def file_text(self, game: str, position: Position) -> str:
+        """The game file of the head ``position``: the bytes the store keeps, as stored."""
+        genesis = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
+        data = {
+            "format": FORMAT,
+            "genesis": json.loads(genesis[0]),
+            "steps": self._step_values(game),
+            "state": position.cached().model_dump(mode="json"),
+        }
+        return pretty(data)
+
+    def _step_values(self, game: str) -> list[Any]:
+        """The steps as JSON values, straight from the stored bytes (no models)."""
+        items = dict(self.db.execute("SELECT hash, data FROM items WHERE game = ?", (game,)))
         out = []
-        for game in self.ids():
-            path = self.game_dir(game) / "summary.json"
-            try:
-                out.append(parse(path.read_bytes(), what=str(path)))
-            except (OSError, Rejected):
-                out.append(self._write_summary(self.load(game)))
-        return sorted(out, key=lambda s: s["updated"], reverse=True)
+        for digests in self._chain(game).items:
+            values = [json.loads(items[d]) for d in digests]
+            if values[0]["kind"] == "envelope":
+                first = values[0]
+                batch = {"decision": first["decision"], "envelopes": values, "kind": "batch"}
+                out.append({**batch, "parent": first["parent"]})
+            else:
+                out.append(values[0])
+        return out
+
+    # ----- exporting -------------------------------------------------------------------------
+
+    def export(self, game: str, folder: Path, stem: str) -> Path:
+        """Write the head of ``game`` into ``folder`` as ``STEM.sNNNN.json`` (``-K`` added
+        while step NNNN is a batch with K envelopes): names sort in game order. A file of
+        that name with other content is never written over; ``~2``, ``~3``... are tried."""
+        head = self.head(game)
+        data = head.text().encode()
+        pos = head.position
+        name = f"{stem}.s{pos.count:04d}" + (f"-{len(pos.batch.envelopes)}" if pos.batch else "")
+        for n in range(1, 1000):
+            target = folder / (f"{name}.json" if n == 1 else f"{name}~{n}.json")
+            if (target.is_file() and target.read_bytes() == data) or write_new(target, data):
+                self._exported(game, target)
+                return target
+        raise UsageError(f"{folder}: too many files named {name}~N.json")
+
+    def export_to(self, game: str, target: Path) -> Path:
+        """Write the head of ``game`` to ``target``, which must not exist (or hold it)."""
+        data = self.head(game).text().encode()
+        if not ((target.is_file() and target.read_bytes() == data) or write_new(target, data)):
+            raise UsageError(f"{target}: exists already; pbem never writes over a file")
+        self._exported(game, target)
+        return target
+
+    def _exported(self, game: str, target: Path) -> None:
+        path = str(target.resolve())
+        with self.writing():
+            version = self.db.execute(
+                "SELECT max(id) FROM versions WHERE game = ?", (game,)
+            ).fetchone()[0]
+            self.db.execute(
+                "INSERT OR REPLACE INTO exports (path, game, version, written) VALUES (?, ?, ?, ?)",
+                (path, game, version or 0, _now()),
+            )
+            self.db.execute(
+                "UPDATE journal SET export = ? WHERE game = ? AND export IS NULL", (path, game)
+            )
 
     # ----- importing -------------------------------------------------------------------------
 
+    def import_file(self, path: Path) -> Imported:
+        return self.import_game(gamefile.read(path), str(path))
+
     def import_game(self, game: GameFile, label: str) -> Imported:
-        """Verify ``game`` against the stored head and keep it; see the module doc for what
-        is accepted. ``label`` names the copy in messages (a file, an attachment)."""
-        with self.locked():
-            text = gamefile.encode(game)
-            game_id = game.genesis.game
-            directory = self.game_dir(game_id)
-            replay = self._verified_head(game_id)
-            if replay is None:
-                replay = replay_file(game, registry.get(game.genesis.ruleset.id))
-                self._keep(directory / "versions", text, game)
-                return self._set_head(replay, "new", replay.records, 0)
-            if replay.genesis != game.genesis:
-                raise Rejected(
-                    f"{label}: claims game {short_id(game_id)} but its genesis differs from the "
-                    "stored one (a forgery or a damaged file)"
+        """Verify ``game`` against the stored chain, verifying only what is new, and keep
+        what it adds; see the module doc for what is accepted."""
+        with self.writing():
+            gid = game.genesis.game
+            row = self.db.execute("SELECT genesis FROM games WHERE id = ?", (gid,)).fetchone()
+            if row is None:
+                return self._new(game, label)
+            if row[0] != game.genesis.canonical_bytes():
+                raise self._refuse(
+                    game,
+                    label,
+                    f"{label}: claims game {short_id(gid)} but its genesis differs from the "
+                    "stored one (a forgery or a damaged file)",
                 )
-            c = compare(replay.steps, game.steps)
-            if c.relation == "identical" or self._known(directory, text):
-                return Imported("duplicate", replay, [], self.head_path(game_id))
-            if c.relation in {"ahead", "fork", "equivocation"}:
-                self._keep(directory / "refused", text, game)
-                raise Rejected(_refusal(c, label, game, replay), detail=proof_text(c.proof))
-            return self._advance(replay, game, c, text)
+            return self._known(game, label)
 
-    def _advance(self, replay: Replay, game: GameFile, c: Comparison, text: str) -> Imported:
-        """Take a copy that is newer than the head (``behind``) or that merges with it."""
-        before = len(replay.records)
-        envelopes = replay.signatures
-        if c.relation == "mergeable":
-            replay_file(game, replay.rules)  # the copy must be valid by itself too
-            replay.take(game.genesis, c.merged)
-        else:
-            replay.extend(game)
-        self._keep(self.game_dir(game.genesis.game) / "versions", text, game)
-        status: Status = "merged" if c.relation == "mergeable" else "updated"
-        added = replay.signatures - envelopes
-        return self._set_head(replay, status, replay.records[before:], added)
-
-    def save_produced(self, replay: Replay) -> Imported:
-        """Keep a version made here (automatic steps, a move): it goes through the same
-        checks as a received copy, so a local mistake cannot overwrite a newer head."""
-        return self.import_game(replay.to_file(), "the new version")
-
-    def _set_head(self, replay: Replay, status: Status, new: list[Record], added: int) -> Imported:
-        """Write the head (kept as a version too: a merge makes a version nobody sent)."""
-        game = replay.genesis.game
-        head = replay.to_file()
-        text = gamefile.encode(head)
-        self._keep(self.game_dir(game) / "versions", text, head)
-        atomic_write(self.head_path(game), text.encode())
-        _remember(hashlib.sha256(text.encode()).hexdigest(), _copy(replay))
-        self._write_summary(replay)
-        return Imported(status, replay, list(new), self.head_path(game), added)
-
-    @staticmethod
-    def _keep(folder: Path, text: str, game: GameFile) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / f"{signatures(game):05d}-{_digest(text)}.json"
-        if not target.exists():
-            atomic_write(target, text.encode())
-
-    @staticmethod
-    def _known(directory: Path, text: str) -> bool:
-        return any((directory / "versions").glob(f"*-{_digest(text)}.json"))
-
-    def _write_summary(self, replay: Replay) -> dict[str, Any]:
-        game = replay.genesis.game
-        head = self.head_path(game)
-        summary = {
-            "game": game,
-            "ruleset": replay.rules.id,
-            "steps": len(replay.steps),
-            "head": head_label(replay.steps),
-            "awaiting": [replay.names[s] for s in replay.remaining()],
-            "awaiting_keys": [replay.genesis.seats[s].sign_key for s in replay.remaining()],
-            "next": describe_awaiting(replay),
-            "over": replay.result is not None,
-            "seats": [f"{c.name} <{c.email}>" for c in replay.genesis.seats],
-            "seat_keys": [c.sign_key for c in replay.genesis.seats],
-            "file": str(head),
-            "updated": head.stat().st_mtime_ns if head.exists() else 0,
-        }
-        atomic_write(self.game_dir(game) / "summary.json", pretty(summary).encode())
-        return summary
-
-
-def _refusal(c: Comparison, label: str, game: GameFile, stored: Replay) -> str:
-    names = stored.names
-    theirs = f"{label} ({head_label(game.steps)})"
-    ours = f"the stored head ({head_label(stored.steps)})"
-    where = f"game {short_id(game.genesis.game)}"
-    if c.relation == "ahead":
-        return (
-            f"{where}: stale copy refused: {theirs} is older than {ours}; they agree up to "
-            f"step {c.index}"
+    def _new(self, game: GameFile, label: str) -> Imported:
+        rules = registry.get(game.genesis.ruleset.id)
+        try:
+            replay = replay_file(game, rules)
+        except Rejected as exc:
+            raise self._refuse(game, label, f"{label}: {exc}") from exc
+        gid = game.genesis.game
+        now = _now()
+        self.db.execute(
+            "INSERT INTO games (id, ruleset, genesis, added, updated) VALUES (?, ?, ?, ?, ?)",
+            (gid, rules.id, game.genesis.canonical_bytes(), now, now),
         )
+        new = self._write(gid, replay, label)
+        return Imported("new", Head(self, gid, replay), new)
+
+    def _known(self, game: GameFile, label: str) -> Imported:
+        gid = game.genesis.game
+        chain = self._chain(gid)
+        theirs = [_digest(s.canonical_bytes()) for s in game.steps]
+        k = next(
+            (i for i, (a, b) in enumerate(zip(theirs, chain.hashes, strict=False)) if a != b),
+            min(len(theirs), len(chain.hashes)),
+        )
+        if k == len(theirs) and k <= len(chain.hashes):
+            return self._seen(game, label, len(chain.hashes) - k)
+        head = self.head(gid)
+        pos = head.position
+        if k == len(chain.hashes) and (not chain.complete or chain.complete[-1]):
+            return self._extend(game, label, pos, k)
+        step = game.steps[k]
+        if (
+            k == len(chain.hashes) - 1
+            and isinstance(step, Batch)
+            and pos.batch is not None
+            and (step.parent, step.decision) == (pos.batch.parent, pos.batch.decision)
+        ):
+            return self._merge(game, label, pos, k)
+        if isinstance(step, Batch) and k < len(chain.hashes) and len(game.steps) == k + 1:
+            stored = set(chain.items[k])
+            if {_digest(e.canonical_bytes()) for e in step.envelopes} <= stored:
+                return self._seen(game, label, len(chain.hashes) - k)
+        return self._diverged(game, label, k)
+
+    def _seen(self, game: GameFile, label: str, behind: int) -> Imported:
+        """A copy whose steps the store holds all of: nothing new. Its cached state is
+        checked all the same (against a version seen, else by replaying it once)."""
+        gid = game.genesis.game
+        state = _digest(canonical(game.state.model_dump(mode="json")))
+        known = self.db.execute(
+            "SELECT 1 FROM versions WHERE game = ? AND steps = ? AND head = ? AND state = ?",
+            (gid, len(game.steps), _last(game), state.hex()),
+        ).fetchone()
+        if known is None:
+            try:
+                replay_file(game, registry.get(game.genesis.ruleset.id))
+            except Rejected as exc:
+                raise self._refuse(game, label, f"{label}: {exc}") from exc
+        head = self.head(gid)
+        return Imported("duplicate" if not behind else "behind", head, [], behind=behind)
+
+    def _extend(self, game: GameFile, label: str, pos: Position, k: int) -> Imported:
+        signatures = pos.signatures
+        try:
+            for step in game.steps[k:]:
+                pos.add(step)
+            check_cached(pos, game.state)
+        except Rejected as exc:
+            raise self._refuse(game, label, f"{label}: {exc}") from exc
+        new = self._write(game.genesis.game, pos, label)
+        added = pos.signatures - signatures
+        return Imported("updated", Head(self, game.genesis.game, pos), new, added)
+
+    def _merge(self, game: GameFile, label: str, pos: Position, k: int) -> Imported:
+        """The copy's step ``k`` is the open batch, with envelopes the store may lack."""
+        assert pos.batch is not None
+        step = game.steps[k]
+        assert isinstance(step, Batch)
+        mine = {e.seat: e for e in pos.batch.envelopes}
+        for env in step.envelopes:
+            if env.seat in mine and mine[env.seat] != env:
+                c = Comparison("equivocation", k, [mine[env.seat].model_dump(), env.model_dump()])
+                raise self._refuse(
+                    game, label, _refusal(c, label, game, pos), proof=proof_text(c.proof)
+                )
+        new = [e for e in step.envelopes if e.seat not in mine]
+        if not new and len(game.steps) == k + 1:
+            return self._seen(game, label, 0)
+        signatures = pos.signatures
+        try:
+            for env in new:
+                pos.add_envelope(env)
+            if len(game.steps) > k + 1:
+                if pos.batch is not None or pos.last != step:
+                    raise Rejected(f"step {k + 1} differs from the stored one (fork)")
+                for later in game.steps[k + 1 :]:
+                    pos.add(later)
+            if set(mine) <= {e.seat for e in step.envelopes} or pos.batch is not None:
+                check_cached(pos, game.state)  # the copy's own position is the merged one
+        except Rejected as exc:
+            raise self._refuse(game, label, f"{label}: {exc}") from exc
+        gid = game.genesis.game
+        new_records = self._write(gid, pos, label)
+        added = pos.signatures - signatures
+        return Imported("merged", Head(self, gid, pos), new_records, added)
+
+    def _diverged(self, game: GameFile, label: str, k: int) -> Imported:
+        """The copy parts from the chain at step ``k``: first the copy must be valid by
+        itself (else it is only a bad file), then it is a fork or an equivocation."""
+        gid = game.genesis.game
+        try:
+            replay_file(game, registry.get(game.genesis.ruleset.id))
+        except Rejected as exc:
+            raise self._refuse(game, label, f"{label}: {exc}") from exc
+        stored = self.steps(gid, k + 1)
+        head = self.head(gid)
+        c = compare(stored, game.steps)
+        if c.relation not in {"fork", "equivocation"}:
+            c = Comparison("fork", k)
+        raise self._refuse(
+            game, label, _refusal(c, label, game, head.position), proof=proof_text(c.proof)
+        )
+
+    def _refuse(
+        self, game: GameFile, label: str, reason: str, proof: str | None = None
+    ) -> Rejected:
+        """Keep a refused copy as evidence (it survives the rollback of the refusing
+        transaction: it is written on its own) and return the error to raise."""
+        data = gamefile.encode(game).encode()
+        self._evidence.append((game.genesis.game, label, reason, data))
+        return Rejected(reason, detail=proof)
+
+    # ----- saving what was signed or verified --------------------------------------------------
+
+    def save(self, pos: Position, source: str) -> list[Record]:
+        """Keep what ``pos`` took since it was read from the store (steps signed here):
+        the items, the steps, the history, a new checkpoint and a version. Returns the
+        history lines it added."""
+        with self.writing():
+            return self._write(pos.genesis.game, pos, source)
+
+    def _write(self, gid: str, pos: Position, source: str) -> list[Record]:
+        db = self.db
+        touched: dict[int, list[Entry | Envelope]] = {}
+        for index, item in pos.taken:
+            data = item.canonical_bytes()
+            db.execute(
+                "INSERT OR IGNORE INTO items (hash, game, data) VALUES (?, ?, ?)",
+                (_digest(data), gid, data),
+            )
+            touched.setdefault(index, []).append(item)
+        for index, items in sorted(touched.items()):
+            self._write_step(gid, pos, index, items)
+        for record in pos.records:
+            db.execute(
+                "INSERT OR REPLACE INTO records (game, idx, kind, seats, summary) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (gid, record.index, record.kind, json.dumps(record.seats), record.summary),
+            )
+        new, pos.taken, pos.records = pos.records, [], []
+        self._checkpoint(gid, pos)
+        last = db.execute(
+            "SELECT hash, items FROM steps WHERE game = ? ORDER BY idx DESC LIMIT 1", (gid,)
+        ).fetchone()
+        envelopes = len(last[1]) // 32 if pos.batch is not None and last else 0
+        state = _digest(canonical(pos.cached().model_dump(mode="json"))).hex()
+        db.execute(
+            "INSERT INTO versions (game, steps, envelopes, head, state, source, added) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (gid, pos.count, envelopes, last[0] if last else b"", state, source, _now()),
+        )
+        db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), gid))
+        return new
+
+    def _write_step(self, gid: str, pos: Position, index: int, items: list[Any]) -> None:
+        if isinstance(items[0], Entry):
+            step: Entry | Batch = items[0]
+            complete = True
+        else:
+            row = self.db.execute(
+                "SELECT items FROM steps WHERE game = ? AND idx = ?", (gid, index)
+            ).fetchone()
+            known = [] if row is None else [row[0][i : i + 32] for i in range(0, len(row[0]), 32)]
+            envelopes = {e.seat: e for e in (self._item(d) for d in known)}
+            envelopes.update((e.seat, e) for e in items)
+            first = items[0]
+            step = Batch.model_construct(
+                kind="batch",
+                parent=first.parent,
+                decision=first.decision,
+                envelopes=[envelopes[s] for s in sorted(envelopes)],
+            )
+            complete = index < pos.count - 1 or pos.batch is None
+        digests = [step] if isinstance(step, Entry) else step.envelopes
+        self.db.execute(
+            "INSERT OR REPLACE INTO steps (game, idx, hash, items, complete) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (
+                gid,
+                index,
+                _digest(step.canonical_bytes()),
+                b"".join(_digest(i.canonical_bytes()) for i in digests),
+                int(complete),
+            ),
+        )
+
+    def _checkpoint(self, gid: str, pos: Position) -> None:
+        row = self.db.execute(
+            "SELECT hash FROM steps WHERE game = ? ORDER BY idx DESC LIMIT 1", (gid,)
+        ).fetchone()
+        head = row[0] if row else b""
+        self.db.execute(
+            "INSERT OR REPLACE INTO checkpoints (game, count, head, data) VALUES (?, ?, ?, ?)",
+            (gid, pos.count, head, snapshot(pos)),
+        )
+
+
+def _last(game: GameFile) -> bytes:
+    return _digest(game.steps[-1].canonical_bytes()) if game.steps else b""
+
+
+def head_label(count: int, envelopes: int, digest: str) -> str:
+    """A head as people can compare it: step count, envelopes of an open batch, hash."""
+    if not count:
+        return "no steps yet (genesis only)"
+    extra = f", its last with {envelopes} envelope(s)" if envelopes else ""
+    return f"{count} steps{extra}, head {digest[:12]}"
+
+
+def _label_of(steps: list[Entry | Batch]) -> str:
+    last = steps[-1] if steps else None
+    envelopes = len(last.envelopes) if isinstance(last, Batch) else 0
+    return head_label(len(steps), envelopes, step_hash(last) if last else "")
+
+
+def _refusal(c: Comparison, label: str, game: GameFile, stored: Position) -> str:
+    names = stored.names
+    theirs = f"{label} ({_label_of(game.steps)})"
+    ours = f"your copy ({head_label(stored.count, 0, stored.head_hash)})"
+    where = f"game {short_id(game.genesis.game)}"
     if c.relation == "equivocation":
         seat = c.proof[0]["seat"]
         return (
             f"{where}: equivocation refused: seat {seat} ({names[seat]}) signed two different "
-            f"steps at step {c.index}: {theirs} vs {ours}"
+            f"steps at step {c.index + 1}: {theirs} vs {ours}"
         )
-    return f"{where}: fork refused: {theirs} and {ours} part at step {c.index}"
+    return f"{where}: fork refused: {theirs} and {ours} part at step {c.index + 1}"

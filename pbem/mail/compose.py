@@ -1,6 +1,7 @@
 """Composing the message that carries a game file to the players.
 
-Pure: a verified replay in, an ``EmailMessage`` out; sending is ``pbem.mail.transport``'s
+Pure: a game's head in (its verified position, its history, its file), an
+``EmailMessage`` out; sending is ``pbem.mail.transport``'s
 job. Subject and body come from the jinja2 templates in ``templates/mail/`` so that they can
 be reworded without touching code. The file travels as an ``application/json`` attachment
 whose name says which game and which version it is, so a player can tell a stale copy from
@@ -17,12 +18,10 @@ from typing import Any, Literal
 
 import jinja2
 
-from pbem.core import gamefile
 from pbem.core.author import describe_awaiting
-from pbem.core.gamefile import step_hash
 from pbem.core.keys import IdentityCard
-from pbem.core.replay import Replay
-from pbem.core.store import short_id
+from pbem.core.position import Position, Record
+from pbem.core.store import Head, short_id
 from pbem.mail.config import Smtp
 from pbem.resources import resource_dir
 
@@ -35,7 +34,7 @@ class Recipients:
     cc: list[IdentityCard]
 
 
-def needs_decision(replay: Replay) -> bool:
+def needs_decision(replay: Position) -> bool:
     """Whether the awaited seats must decide (a turn, an open or sealed choice), as opposed
     to steps pbem makes for them (join, beacon, shuffle, shares, reveals): the same line
     ``pbem.core.author.act`` draws."""
@@ -43,15 +42,16 @@ def needs_decision(replay: Replay) -> bool:
     return aw is not None and (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
 
 
-def attachment_name(replay: Replay) -> str:
-    """``<ruleset>-<short game id>-s<steps>-<short head hash>.json``."""
-    head = step_hash(replay.steps[-1]) if replay.steps else replay.genesis_hash
-    game = short_id(replay.genesis.game)
-    return f"{replay.rules.id}-{game}-s{len(replay.steps):04d}-{head[:8]}.json"
+def attachment_name(head: Head) -> str:
+    """``<ruleset>-<short game id>-s<step>-<short head hash>.json``: the step as ``pbem
+    log`` and the subject number it."""
+    pos = head.position
+    game = short_id(pos.genesis.game)
+    return f"{pos.rules.id}-{game}-s{pos.count:04d}-{head.digest[:8]}.json"
 
 
 def choose_recipients(
-    replay: Replay,
+    replay: Position,
     me: IdentityCard | None,
     to: Literal["awaited", "all"],
     cc: Literal["others", "none"],
@@ -80,27 +80,31 @@ def _templates() -> jinja2.Environment:
     )
 
 
-def _last_acted(replay: Replay, seat: int) -> int:
+def _last_acted(records: list[Record], seat: int) -> int:
     """Index of the last step the seat signed, -1 if none."""
-    return max((r.index for r in replay.records if seat in r.seats), default=-1)
+    return max((r.index for r in records if seat in r.seats), default=-1)
 
 
-def _history(replay: Replay, readers: list[int]) -> tuple[str, list[dict[str, Any]], int]:
+def _history(
+    replay: Position, records: list[Record], readers: list[int]
+) -> tuple[str, list[dict[str, Any]], int]:
     """The steps from the one where the least recent reader last acted (included: for a
-    parallel step it shows what the others chose), marked per reader."""
-    last = {s: _last_acted(replay, s) for s in readers}
+    parallel step it shows what the others chose), marked per reader; numbered from 1."""
+    last = {s: _last_acted(records, s) for s in readers}
     start = max(0, min(last.values(), default=0))
     names = ", ".join(replay.names[s] for s in readers) or "everyone"
     since = "the game began" if start == 0 else f"{names} last acted"
     lines = []
-    for record in (r for r in replay.records if r.index >= start):
+    for record in (r for r in records if r.index >= start):
         marks = [replay.names[s] for s, i in last.items() if i == record.index]
-        lines.append({"index": record.index, "summary": record.summary, "marks": ", ".join(marks)})
+        lines.append(
+            {"index": record.index + 1, "summary": record.summary, "marks": ", ".join(marks)}
+        )
     skipped = max(0, len(lines) - HISTORY_LINES)
     return since, lines[skipped:], skipped
 
 
-def _result(replay: Replay) -> str:
+def _result(replay: Position) -> str:
     if replay.result is None:
         return ""
     winners = " and ".join(replay.names[s] for s in replay.result.winners)
@@ -108,12 +112,13 @@ def _result(replay: Replay) -> str:
     return f"{winners} won ({scores})"
 
 
-def render(replay: Replay, sender: str, recipients: Recipients) -> tuple[str, str]:
+def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
     """Subject and body for this version of the game, as the recipients should read it."""
+    replay = head.position
     seats = replay.genesis.seats
     keys = [c.sign_key for c in seats]
     readers = [keys.index(c.sign_key) for c in recipients.to]
-    since, history, skipped = _history(replay, readers)
+    since, history, skipped = _history(replay, head.records, readers)
     automatic = not needs_decision(replay)
     remaining = set(replay.remaining())
     context = {
@@ -121,7 +126,7 @@ def render(replay: Replay, sender: str, recipients: Recipients) -> tuple[str, st
         "ruleset": replay.rules.id,
         "game": replay.genesis.game,
         "short": short_id(replay.genesis.game),
-        "steps": len(replay.steps),
+        "steps": replay.count,
         "sender": sender,
         "awaiting": describe_awaiting(replay),
         "result": _result(replay),
@@ -129,7 +134,7 @@ def render(replay: Replay, sender: str, recipients: Recipients) -> tuple[str, st
         "history": history,
         "skipped": skipped,
         "board": replay.rules.render_text(replay.state, replay.names) if replay.state else "",
-        "attachment": attachment_name(replay),
+        "attachment": attachment_name(head),
         "actors": [
             {"name": replay.names[s], "automatic": automatic} for s in readers if s in remaining
         ],
@@ -140,9 +145,10 @@ def render(replay: Replay, sender: str, recipients: Recipients) -> tuple[str, st
     return subject, env.get_template("body.txt.j2").render(context)
 
 
-def compose(replay: Replay, sender: str, recipients: Recipients) -> EmailMessage:
+def compose(head: Head, sender: str, recipients: Recipients) -> EmailMessage:
     """The message: templates for subject and body, the game file attached as JSON."""
-    subject, body = render(replay, sender, recipients)
+    replay = head.position
+    subject, body = render(head, sender, recipients)
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = ", ".join(formataddr((c.name, c.email)) for c in recipients.to)
@@ -157,20 +163,20 @@ def compose(replay: Replay, sender: str, recipients: Recipients) -> EmailMessage
     msg["X-Pbem-Game"] = replay.genesis.game
     msg.set_content(body)
     msg.add_attachment(
-        gamefile.encode(replay.to_file()).encode(),
+        head.text().encode(),
         maintype="application",
         subtype="json",
-        filename=attachment_name(replay),
+        filename=attachment_name(head),
     )
     return msg
 
 
 def message_for(
-    replay: Replay, me: IdentityCard, smtp: Smtp, to: Literal["awaited", "all"] = "awaited"
+    head: Head, me: IdentityCard, smtp: Smtp, to: Literal["awaited", "all"] = "awaited"
 ) -> EmailMessage | None:
     """The message ``me`` sends after this version, or None when nobody else is awaited
     (the decision is ``me``'s own)."""
-    recipients = choose_recipients(replay, me, to, smtp.cc)
+    recipients = choose_recipients(head.position, me, to, smtp.cc)
     if not recipients.to:
         return None
-    return compose(replay, smtp.sender or formataddr((me.name, me.email)), recipients)
+    return compose(head, smtp.sender or formataddr((me.name, me.email)), recipients)

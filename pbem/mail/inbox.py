@@ -39,7 +39,7 @@ def import_message(store: Store, raw: bytes, where: str) -> MessageReport:
 
 def awaits(imported: Imported, me: IdentityCard | None) -> bool:
     """Whether ``me`` is among the seats the game now waits for."""
-    replay = imported.replay
+    replay = imported.head.position
     return me is not None and any(
         replay.genesis.seats[s].sign_key == me.sign_key for s in replay.remaining()
     )
@@ -47,7 +47,8 @@ def awaits(imported: Imported, me: IdentityCard | None) -> bool:
 
 def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any], str]:
     """One game's outcome, as a JSON report and as one line."""
-    replay = imported.replay
+    replay = imported.head.position
+    short = short_id(replay.genesis.game)
     mine = awaits(imported, me)
     entry = {
         "game": replay.genesis.game,
@@ -55,26 +56,27 @@ def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any
         "status": imported.status,
         "new_steps": [r.summary for r in imported.new_steps],
         "envelopes": imported.envelopes_added,
-        "steps": len(replay.steps),
-        "file": str(imported.head),
+        "steps": replay.count,
+        "behind": imported.behind,
         "your_move": mine,
         "over": replay.result is not None,
     }
     what = {
-        "new": f"new game, {len(replay.steps)} steps",
+        "new": f"new game, at step {replay.count}",
         "updated": f"{len(imported.new_steps)} new step(s)",
         "merged": f"merged {imported.envelopes_added} envelope(s)",
         "duplicate": "nothing new (seen before)",
+        "behind": f"an older copy ({imported.behind} step(s) behind yours): nothing new",
     }[imported.status]
     if imported.status == "merged" and imported.new_steps:
         what += f", {len(imported.new_steps)} step(s) completed"
     if replay.result is not None:
         tail = "the game is over"
     elif mine and needs_decision(replay):
-        tail = f"your decision is awaited: pbem moves {imported.head}"
+        tail = f"your decision is awaited: pbem moves {short}"
     elif mine:
-        tail = f"your automatic step is due: pbem watch, or pbem play {imported.head}"
+        tail = f"your automatic step is due: pbem watch, or pbem play {short}"
     else:
         tail = "awaiting " + ", ".join(replay.names[s] for s in replay.remaining())
-    line = f"{replay.rules.id} {short_id(replay.genesis.game)}: {what}; {tail}"
+    line = f"{replay.rules.id} {short}: {what}; {tail}"
     return entry, line

@@ -85,15 +85,14 @@ class History:
         return self.failure is None
 
     def position(self, step: int | None) -> Position:
-        """The position after ``step`` (the last one if None); a clear error if out of range."""
+        """The position after ``step`` (numbered from 1; 0 is the genesis; the last one if
+        None); a clear error if out of range."""
         if step is None:
             return self.positions[-1]
-        last = self.positions[-1].index
-        if last < 0:
-            raise UsageError(f"--step {step}: the file has no verified step yet")
+        last = len(self.positions) - 1
         if not 0 <= step <= last:
-            raise UsageError(f"--step {step}: the verified steps are 0 to {last}")
-        return self.positions[step + 1]
+            raise UsageError(f"--step {step}: the verified steps are 1 to {last} (0: the genesis)")
+        return self.positions[step]
 
 
 def walk(game: GameFile, identity: Identity | None = None) -> History:

@@ -41,9 +41,9 @@
       var row = rows[pos];
       if (row) {
         row.classList.add("current");
-        var step = pos - 1;
+        var step = pos; /* steps count from 1; position 0 is the genesis */
         var summary = row.cells[3].textContent;
-        caption.textContent = (step < 0 ? "After the genesis" : "After step " + step) + ": " + summary;
+        caption.textContent = (step < 1 ? "After the genesis" : "After step " + step) + ": " + summary;
         box.scrollTop = row.offsetTop - box.clientHeight / 2;
         try {
           history.replaceState(null, "", "#step-" + step);
@@ -85,7 +85,7 @@
       }
     });
     var wanted = /^#step-(-?\d+)$/.exec(location.hash);
-    show(wanted ? Number(wanted[1]) + 1 : current);
+    show(wanted ? Number(wanted[1]) : current);
     document.getElementById("stepper").hidden = false;
     document.body.dataset.ready = "true";
   }

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -67,10 +69,12 @@ def test_a_whole_game_by_commands(table: Path) -> None:
     made = ok("play", "g.json", "--as", "bob", "--json")
     f = last_file(made)
     f = last_file(ok("play", f, "--as", "carol", "--json"))
-    moves = ok("moves", f, "--as", "alice", "--json")  # alice's setup beacon, then her move
-    report = json.loads(moves.stdout)
-    assert "guess 7" in report["moves"] and report["wrote"]
-    f = Path(report["wrote"])
+    moves = ok("moves", f, "--as", "alice", "--json")  # alice owes the setup beacon first
+    assert json.loads(moves.stdout)["moves"] == []
+    assert "pbem play" in ok("moves", f, "--as", "alice").stdout
+    f = last_file(ok("play", f, "--as", "alice", "--json"))
+    report = json.loads(ok("moves", f, "--as", "alice", "--json").stdout)
+    assert "guess 7" in report["moves"]
     for name, value in (("alice", 3), ("bob", 5)):
         f = last_file(ok("play", f, f"guess {value}", "--as", name, "--json"))
     status = ok("status", f, "--as", "bob")
@@ -99,7 +103,17 @@ def test_the_input_file_is_never_changed(table: Path) -> None:
     before = Path("g.json").read_bytes()
     ok("play", "g.json", "--as", "bob")
     assert Path("g.json").read_bytes() == before
-    error(2, "will not overwrite the input file", "play", "g.json", "--as", "carol", "-o", "g.json")
+    error(
+        2,
+        "exists already; pbem never writes over a file",
+        "play",
+        "g.json",
+        "--as",
+        "carol",
+        "-o",
+        "g.json",
+    )
+    assert Path("g.json").read_bytes() == before
 
 
 def test_wrong_seat_and_double_action(table: Path) -> None:
@@ -116,10 +130,15 @@ def test_wrong_seat_and_double_action(table: Path) -> None:
     )
 
 
-def test_bad_notation_says_what_was_expected(table: Path) -> None:
+def at_guess(table: Path) -> Path:
+    """Everyone joined and the setup beacon made: the sealed guesses are awaited."""
     f = last_file(ok("play", "g.json", "--as", "bob", "--json"))
     f = last_file(ok("play", f, "--as", "carol", "--json"))
-    f = Path(json.loads(ok("moves", f, "--as", "alice", "--json").stdout)["wrote"])
+    return last_file(ok("play", f, "--as", "alice", "--json"))
+
+
+def test_bad_notation_says_what_was_expected(table: Path) -> None:
+    f = at_guess(table)
     error(1, "expected 'guess N', 'bank' or 'risk', not 'guess'", "play", f, "guess", "--as", "bob")
     error(1, "a guess is a number from 1 to 10", "play", f, "guess 11", "--as", "bob")
 
@@ -221,15 +240,23 @@ def test_bad_option_is_a_usage_error(table: Path) -> None:
     assert not Path("y.json").exists()
 
 
-def test_merge_refuses_equivocation_and_prints_proof(table: Path) -> None:
-    f = last_file(ok("play", "g.json", "--as", "bob", "--json"))
-    f = last_file(ok("play", f, "--as", "carol", "--json"))
-    f = Path(json.loads(ok("moves", f, "--as", "alice", "--json").stdout)["wrote"])
+def test_merge_refuses_equivocation_and_prints_proof(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob signs two different guesses from two keyrings holding his key (two stores, so no
+    journal can stop him): merging the copies and verifying them both show it, with both
+    signed steps as proof."""
+    f = at_guess(table)
+    home = Path(os.environ["PBEM_HOME"])
+    second = table / "second-home"
+    shutil.copytree(home / "keys", second / "keys")
     ok("play", f, "guess 2", "--as", "bob", "-o", "b1.json")
+    monkeypatch.setenv("PBEM_HOME", str(second))
     ok("play", f, "guess 9", "--as", "bob", "-o", "b2.json")
+    monkeypatch.setenv("PBEM_HOME", str(table / "third-home"))
     result = pbem("merge", "b1.json", "b2.json", "-o", "m.json")
     assert result.exit_code == 1
-    assert result.stderr.startswith("pbem: error: equivocation: seat 1 signed two different steps")
+    assert "equivocation refused: seat 1 (bob) signed two different steps" in result.stderr
     assert '"equivocation"' in result.stderr and "signature" in result.stderr
     assert not Path("m.json").exists()
     result = pbem("verify", "b1.json", "b2.json")

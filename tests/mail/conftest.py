@@ -10,11 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import click
 import pytest
 from click.testing import CliRunner, Result
 
-from pbem.cli.mail import COMMANDS
 from pbem.cli.main import main
 from pbem.core.store import Store
 from tests.mail.servers import (
@@ -28,9 +26,7 @@ from tests.mail.servers import (
     smtp_server,
 )
 
-#: ``pbem`` as it will be once the mail commands are registered in ``pbem.cli.main``.
-cli = click.Group("pbem", commands={**main.commands, **{c.name: c for c in COMMANDS}})
-
+cli = main
 _numbers = itertools.count(1)
 #: The notify command of the test players: note which game file awaits a decision.
 NOTE = 'printf "%s\\n" "$PBEM_FILE" >> "$1"'

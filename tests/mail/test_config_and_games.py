@@ -74,4 +74,4 @@ def test_games_lists_the_store_and_whose_move_it_is(tmp_path: Path) -> None:
     listing = pbem("games", "--as", "bob").stdout
     assert "guess" in listing and "YOUR MOVE: bob to join" in listing
     (row,) = json.loads(pbem("games", "--as", "alice", "--json").stdout)["games"]
-    assert row["your_move"] is False and row["steps"] == 0
+    assert row["your_move"] is False and row["step"] == 0

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.cli.common import load
-from pbem.core import registry
+from pbem.core import gamefile, registry
+from pbem.core.author import describe_awaiting
 from pbem.core.keys import Keyring
+from pbem.core.position import Position
 from pbem.core.randomness import Rng
-from pbem.core.replay import Replay
+from pbem.core.replay import Replay, replay_file
 from pbem.mail.compose import needs_decision
 from tests.mail.conftest import Player, new_game
 from tests.mail.servers import Smtp
@@ -41,21 +42,21 @@ class Table:
 
     def decide(self, player: Player) -> None:
         notes = player.notes.read_text().splitlines() if player.notes.exists() else []
-        for path in notes[self.read[player.name] :]:
-            replay = player.store().load(Path(path).parent.name)
+        for short in notes[self.read[player.name] :]:
+            store = player.store()
+            replay = store.head(store.resolve(short)).position
             me = Keyring(player.home).card(player.name)
             seat = [c.sign_key for c in replay.genesis.seats].index(me.sign_key)
             if seat in replay.remaining() and needs_decision(replay):
-                self.move(player, replay, seat)
+                self.move(player, replay, seat, short)
         self.read[player.name] = len(notes)
 
-    def move(self, player: Player, replay: Replay, seat: int) -> None:
+    def move(self, player: Player, replay: Position, seat: int, short: str) -> None:
         action = self.bot(self.rules, replay.state, seat, self.rng)
         text = self.rules.format_action(replay.state, seat, action)
         self.moves += 1
         target = player.work / f"move-{self.moves:04d}.json"
-        head = player.store().head_path(replay.genesis.game)
-        player.run("play", head, text, "--as", player.name, "-o", target)
+        player.run("play", short, text, "--as", player.name, "-o", target)
         result = player.run("send", target, "--as", player.name, code=None)
         # When the next decision is the player's own again, there is nobody to mail: the
         # store has the new version and the robot's next pass notifies the player.
@@ -76,16 +77,21 @@ class Table:
         return out
 
     def where(self) -> list[str]:
-        return [
-            f"{p.name}: {s['head']}, {s['next']}"
-            for p in self.players
-            for s in p.store().summaries()
-        ]
+        out = []
+        for p in self.players:
+            store = p.store()
+            for game in store.ids():
+                head = store.head(game)
+                out.append(f"{p.name}: {head.label}, {describe_awaiting(head.position)}")
+        return out
 
     def over(self) -> bool:
-        return all(
-            p.store().ids() and all(s["over"] for s in p.store().summaries()) for p in self.players
-        )
+        def done(p: Player) -> bool:
+            store = p.store()
+            ids = store.ids()
+            return bool(ids) and all(store.head(g).position.result is not None for g in ids)
+
+        return all(done(p) for p in self.players)
 
 
 def play_by_mail(
@@ -101,11 +107,12 @@ def play_by_mail(
         for player in due:
             table.watch(player)
             table.decide(player)
-    heads = [p.store().head(p.store().ids()[0]) for p in players]
-    assert heads[0] == heads[1] == heads[2]  # every mailbox ends with the same game
-    stale = [line for line in table.problems if "stale copy refused" not in line]
-    assert stale == [], stale  # late copies are the only thing ever refused
-    final = load(players[0].store().head_path(players[0].store().ids()[0]))
+    texts = [p.store().head(p.store().ids()[0]).text() for p in players]
+    assert texts[0] == texts[1] == texts[2]  # every mailbox ends with the same game
+    assert table.problems == [], table.problems  # nothing is ever refused
+    first = players[0].store()
+    game = gamefile.decode(first.head(first.ids()[0]).text())
+    final = replay_file(game, registry.get(game.genesis.ruleset.id))
     assert final.result is not None
     report(final, smtp, players, passes)
     return final

@@ -109,7 +109,7 @@ def test_messages_altered_in_transit_still_import(tmp_path: Path, alteration: st
     assert result.exit_code == 0, result.output
     assert "new game" in result.stdout
     (game,) = Store().ids()
-    assert Store().head(game) == gamefile.decode(text)
+    assert gamefile.decode(Store().head(game).text()) == gamefile.decode(text)
 
 
 def test_the_same_file_attached_and_pasted_counts_once(tmp_path: Path) -> None:

@@ -53,13 +53,15 @@ def test_writes_the_page_beside_the_file(game_file: Path) -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report == {
-        "wrote": str(game_file.with_suffix(".html")),
-        "step": 59,
+        "wrote": str(game_file.with_name("game.s0060.html")),
+        "step": 60,
         "verified": True,
         "failure": None,
         "private_to": None,
     }
-    ET.fromstring(game_file.with_suffix(".html").read_text())
+    ET.fromstring(game_file.with_name("game.s0060.html").read_text())
+    again = json.loads(run(game_file, "--json").output)
+    assert again["wrote"] == report["wrote"]  # the same page again: the same file
 
 
 def test_svg_at_a_step_to_stdout(game_file: Path) -> None:
@@ -72,14 +74,14 @@ def test_svg_at_a_step_to_stdout(game_file: Path) -> None:
 def test_step_out_of_range_is_a_usage_error(game_file: Path) -> None:
     result = run(game_file, "--step", "999")
     assert result.exit_code == 2
-    assert "the verified steps are 0 to 59" in result.output
+    assert "the verified steps are 1 to 60 (0: the genesis)" in result.output
 
 
 def test_private_page_is_named_after_its_reader(game_file: Path) -> None:
     result = run(game_file, "--as", "bot2")
     assert result.exit_code == 0, result.output
-    target = game_file.with_name("game.bot2.html")
-    assert f"wrote {target} (page, private to bot2, after step 59)" in result.output
+    target = game_file.with_name("game.s0060.bot2.html")
+    assert f"wrote {target} (page, private to bot2, after step 60)" in result.output
     assert "Only bot2 can see this" in readable(target.read_text())
 
 
@@ -91,8 +93,9 @@ def test_a_reader_without_a_seat_is_refused(game_file: Path) -> None:
 
 
 def test_a_broken_file_still_shows_its_verified_prefix(game_file: Path) -> None:
-    """A forged signature at step 30: the page shows steps 0–29, says where and why it
-    failed, and the command exits 1 after writing it."""
+    """A forged signature at step 31 or later: the page shows the steps before it, says
+    where and why it failed, and the command exits 1 after writing it (the store refuses
+    the file; the page is drawn from the file as it is)."""
     game = gamefile.read(game_file)
     step = next(i for i, s in enumerate(game.steps) if isinstance(s, Entry) and i >= 30)
     forged = game.steps[step].model_copy(update={"signature": b64e(bytes(64))})
@@ -102,17 +105,17 @@ def test_a_broken_file_still_shows_its_verified_prefix(game_file: Path) -> None:
     result = run(broken)
     assert result.exit_code == 1
     assert f"step {step + 1}, seat" in result.output and "bad signature" in result.output
-    html = broken.with_suffix(".html").read_text()
+    html = broken.with_name(f"broken.s{len(steps):04d}.html").read_text()
     ET.fromstring(html)
-    assert f"Verification failed at step {step}:" in html
-    assert f'<tr id="step-{step}" class="failed"' in html
-    assert f"(0 to {step - 1})" in html
+    assert f"Verification failed at step {step + 1}:" in html
+    assert f'<tr id="step-{step + 1}" class="failed"' in html
+    assert f"(1 to {step})" in html
 
 
 def test_the_game_file_is_never_overwritten(game_file: Path) -> None:
     result = run(game_file, "-o", game_file)
     assert result.exit_code == 2
-    assert "will not overwrite the game file" in result.output
+    assert "exists already; pbem never writes over a file" in result.output
 
 
 def test_a_wrong_cached_state_is_reported_after_every_step_verified(game_file: Path) -> None:

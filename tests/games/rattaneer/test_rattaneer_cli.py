@@ -44,8 +44,8 @@ def players(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def new_game(*options: str) -> Path:
-    """Anne creates a game; bart and cleo join on their own copies; anne merges them (and
-    supplies the setup draw on the way). Returns the file awaiting the first Morning."""
+    """Anne creates a game; bart and cleo join on their own copies; anne merges them, then
+    supplies the setup draw. Returns the file awaiting the first Morning."""
     args = ["new", "rattaneer", "--seat", "anne", "--seat", "bart.card.json"]
     args += ["--seat", "cleo.card.json", "--as", "anne", "-o", "g.json"]
     for option in options:
@@ -53,8 +53,10 @@ def new_game(*options: str) -> Path:
     ok(*args)
     copies = [report("play", "g.json", "--as", n, "-o", f"g-{n}.json")["file"] for n in PLAYERS[1:]]
     merged = report("merge", *copies, "-o", "joined.json", "--as", "anne")
-    assert merged["awaiting"] == list(PLAYERS)
-    return Path(merged["file"])
+    assert merged["awaiting"] == ["anne"]  # the setup draw: merging signs nothing
+    drawn = report("play", merged["file"], "--as", "anne")
+    assert drawn["awaiting"] == list(PLAYERS)
+    return Path(drawn["file"])
 
 
 def test_status_in_the_morning_shows_who_has_committed_never_what(players):
@@ -86,10 +88,12 @@ def test_status_in_the_morning_shows_who_has_committed_never_what(players):
     assert "to reveal their sealed place (automatic)" in text
     assert "◆" not in text and not any(p in text for p in [ANNE_PLACES, *places.values()])
 
-    # Every seat reveals by running any command on the file; only then are pieces shown.
+    # Every seat reveals by running pbem play on the file (cleo's, made right after her
+    # commitment completed the batch, is in this shared store already); then pieces show.
     revealed = sealed
-    for name in PLAYERS:
-        revealed = Path(report("play", revealed, "--as", name)["file"])
+    while "to reveal their sealed place" in (awaiting := report("status", revealed)["awaiting"]):
+        who = awaiting.split()[0].rstrip(",")
+        revealed = Path(report("play", revealed, "--as", who)["file"])
     text = ok("status", revealed).stdout
     assert "anne: pirate + 1 henchman" in text and "bart: pirate + 1 henchman" in text
 

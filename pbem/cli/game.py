@@ -1,0 +1,215 @@
+"""``pbem new``, ``play``, ``merge`` and ``export``: the commands that make a new version.
+
+Only ``new`` and ``play`` sign. Everything signed is recorded in the store's journal, in
+the same transaction as the new steps, before any file is written; the export is then a
+new file beside the old one, named by step (``game.s0031.json``), never written over
+(DESIGN §10).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli.common import (
+    as_option,
+    emit,
+    export_head,
+    game_argument,
+    identity,
+    json_option,
+    next_steps,
+    open_game,
+    option_pairs,
+    own_card,
+    reports_errors,
+)
+from pbem.core import registry
+from pbem.core.author import act, automatic, describe_awaiting, new_game, seat_of
+from pbem.core.errors import Rejected, UsageError
+from pbem.core.journal import Journal
+from pbem.core.keys import IdentityCard, Keyring
+from pbem.core.position import Position
+from pbem.core.rules import RulesError
+from pbem.core.store import Store
+
+out_option = click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    help="Name the new file (it must not exist). Default: beside GAME, named by step.",
+)
+
+
+def _card(spec: str, keyring: Keyring) -> IdentityCard:
+    path = Path(spec)
+    if path.suffix == ".json" or path.exists():
+        try:
+            return IdentityCard.from_json(path.read_bytes(), what=str(path))
+        except FileNotFoundError as exc:
+            raise UsageError(f"{path}: no such file") from exc
+    return keyring.card(spec)
+
+
+@click.command()
+@click.argument("ruleset")
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    required=True,
+    help="An identity card file, or a name in your keyring; in seat order.",
+)
+@click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option.")
+@as_option
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True)
+@json_option
+@reports_errors
+def new(
+    ruleset: str,
+    seats: tuple[str, ...],
+    options: tuple[str, ...],
+    as_name: str | None,
+    output: Path,
+    as_json: bool,
+) -> None:
+    """Create a game: sign its genesis as the creator (who must hold a seat)."""
+    rules = registry.get(ruleset)
+    keyring = Keyring()
+    cards = [_card(spec, keyring) for spec in seats]
+    try:
+        parsed = rules.parse_options(option_pairs(options))
+    except RulesError as exc:
+        raise UsageError(str(exc)) from exc
+    if output.exists():
+        raise UsageError(f"{output}: exists already; choose a new file name")
+    me = identity(as_name, cards)
+    store = Store()
+    replay = new_game(rules, parsed, cards, me)
+    imported = store.import_game(replay.to_file(), "created here")
+    store.export_to(replay.genesis.game, output)
+    report, lines = next_steps(imported.head.position, str(output), me.card)
+    report["game"] = replay.genesis.game
+    emit(as_json, report, [f"created {ruleset} game {replay.genesis.game} in {output}", *lines])
+
+
+@click.command()
+@game_argument
+@click.argument("action", required=False)
+@as_option
+@out_option
+@json_option
+@reports_errors
+def play(
+    target: str, action: str | None, as_name: str | None, output: Path | None, as_json: bool
+) -> None:
+    """Check your move against the rules, sign it and write the new file.
+
+    GAME is a game file or the id of a game in your store; pbem plays on your newest copy
+    of it. ACTION is in the game's notation; several actions may be given separated by ';'.
+    They are played in order until the game must wait for others (say, their shares for a
+    reveal); the rest is reported, to be played with the next command. Without ACTION, only
+    the automatic steps you owe are made."""
+    store = Store()
+    with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
+        seats = open_game(store, target).position.genesis.seats
+    me = identity(as_name, seats)
+    with store.writing():
+        opened = open_game(store, target)
+        pos = opened.position
+        seat = seat_of(pos, me)
+        journal = Journal(store)
+        made = automatic(pos, me, journal=journal)
+        done: list[str] = []
+        parts = [p.strip() for p in (action or "").split(";") if p.strip()]
+        if parts and seat not in pos.remaining():
+            raise Rejected(_not_yours(journal, pos, seat, parts[0]))
+        left: list[str] = []
+        for k, part in enumerate(parts):
+            if seat not in pos.remaining():
+                left = parts[k:]
+                break
+            try:
+                parsed = pos.rules.parse_action(pos.state, seat, part)
+            except RulesError as exc:
+                raise Rejected(f"{_shown(part)}: {exc}") from exc
+            act(pos, me, parsed, journal=journal)
+            done.append(part)
+            made += automatic(pos, me, journal=journal)
+        if not done and not made:
+            raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
+        notes = opened.notes(store)  # before the export: it names the newest copy until now
+        store.save(pos, "played here")
+    path = export_head(store, opened, output)
+    report, lines = next_steps(pos, str(path), me.card)
+    report.update(played=done, automatic=made, not_played=left)
+    head = [*notes, *([f"played: {'; '.join(done)}"] if done else [])]
+    if made and not done:
+        head.append(f"made {made} automatic step(s)")
+    if left:
+        head.append(f"waiting for others before: {'; '.join(left)} (play it on the next file)")
+    emit(as_json, report, [*head, f"wrote {path}", *lines])
+
+
+def _not_yours(journal: Journal, pos: Position, seat: int, part: str) -> str:
+    """Why ``part`` cannot be played: the seat's own earlier signature for this very
+    decision, if it made one (naming its step and its export), else whose move it is."""
+    aw = pos.awaiting
+    if aw is not None and aw.decision.startswith(("act:", "commit:")):
+        earlier = journal.recall(pos.genesis.game, aw.parent, seat, aw.decision)
+        if earlier is not None:
+            return (
+                f"cannot play {_shown(part)}: you signed your {aw.decision} for step "
+                f"{pos.count} already ({journal.where(earlier)}); pbem will not sign a "
+                "second one for the same decision: that would be equivocation"
+            )
+    return f"cannot play {_shown(part)}: it is not your move ({describe_awaiting(pos)})"
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True)
+@as_option
+@json_option
+@reports_errors
+def merge(files: tuple[Path, ...], output: Path, as_name: str | None, as_json: bool) -> None:
+    """Combine copies of one game whose envelopes to a parallel decision arrived apart:
+    each is imported into your store, and the merged head is written to OUTPUT. Signs
+    nothing (``pbem play`` makes the steps you owe)."""
+    store = Store()
+    if any(output.resolve() == f.resolve() for f in files):
+        raise UsageError(f"{output}: will not overwrite an input file; name another with -o")
+    with store.writing():
+        games = {store.import_file(f).head.game for f in files}
+    if len(games) != 1:
+        raise Rejected(f"{', '.join(map(str, files))} are not all copies of one game")
+    (game,) = games
+    store.export_to(game, output)
+    head = store.head(game)
+    me = own_card(as_name, head.position.genesis.seats)
+    report, lines = next_steps(head.position, str(output), me)
+    emit(
+        as_json,
+        report,
+        [f"merged {len(files)} copies into {output} (step {head.position.count})", *lines],
+    )
+
+
+@click.command()
+@game_argument
+@out_option
+@json_option
+@reports_errors
+def export(target: str, output: Path | None, as_json: bool) -> None:
+    """Write your newest copy of a game as a file (never over an existing one)."""
+    store = Store()
+    opened = open_game(store, target)
+    notes = opened.notes(store)
+    path = export_head(store, opened, output)
+    report = {"file": str(path), "game": opened.head.game, "steps": opened.position.count}
+    emit(as_json, report, [*notes, f"wrote {path}"])

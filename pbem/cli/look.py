@@ -1,0 +1,174 @@
+"""``pbem status``, ``moves`` and ``log``: looking at a game. Reading never signs and never
+writes a game file (DESIGN §10): these import the file they are given, so the store knows
+what the player has seen, and say so when it was behind; when the player owes automatic
+steps they name the command that makes them. A passphrase is asked only to decrypt the
+player's own private items (``--as``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from pbem.cli.common import (
+    Opened,
+    as_option,
+    emit,
+    game_argument,
+    identity,
+    json_option,
+    open_game,
+    owes_automatic,
+    own_card,
+    reports_errors,
+    seat_of_card,
+)
+from pbem.core.author import describe_awaiting, own_sealed_action, private_knowledge
+from pbem.core.errors import UsageError
+from pbem.core.keys import IdentityCard
+from pbem.core.position import Position
+from pbem.core.store import Store
+
+
+def _owed(opened: Opened, target: str, seat: int | None) -> list[str]:
+    if owes_automatic(opened.position, seat):
+        return [
+            f"you owe an automatic step ({describe_awaiting(opened.position)}): "
+            f"pbem play {target} makes it"
+        ]
+    return []
+
+
+def _needs_secrets(position: Position, seat: int) -> bool:
+    """Whether the seat has anything private to decrypt here: items opened to it alone,
+    or its own sealed choice still sealed."""
+    aw = position.awaiting
+    sealed = aw is not None and aw.decision.startswith(("commit:", "reveal:"))
+    opened = position.table is not None and any(p.to == seat for p in position.table.private)
+    return sealed or opened
+
+
+@click.command()
+@game_argument
+@as_option
+@json_option
+@reports_errors
+def status(target: str, as_name: str | None, as_json: bool) -> None:
+    """Show the table, and what is awaited from whom (GAME: a file or a stored game's id)."""
+    store = Store()
+    opened = open_game(store, target)
+    pos = opened.position
+    me = own_card(as_name, pos.genesis.seats)
+    seat = seat_of_card(pos, me)
+    board = pos.rules.render_text(pos.state, pos.names) if pos.state is not None else ""
+    report: dict[str, Any] = {
+        "game": pos.genesis.game,
+        "ruleset": pos.rules.id,
+        "steps": pos.count,
+        "awaiting": describe_awaiting(pos),
+        "view": pos.rules.view(pos.state, None) if pos.state is not None else None,
+    }
+    out = [*opened.notes(store), f"{pos.rules.id} game {pos.genesis.game}, step {pos.count}"]
+    out += [
+        f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]"
+        for i, c in enumerate(pos.genesis.seats)
+    ]
+    if board:
+        out.append(board)
+    if as_name is not None and seat is None:
+        raise UsageError(f"{as_name!r} holds no seat in this game")
+    if as_name is not None and seat is not None and _needs_secrets(pos, seat):
+        out += _private(pos, seat, as_name, report)
+    if pos.result is not None:
+        result = pos.result
+        report["result"] = result.model_dump()
+        winners = ", ".join(pos.names[s] for s in result.winners)
+        scores = ", ".join(f"{n} {s}" for n, s in zip(pos.names, result.scores, strict=True))
+        out.append(f"game over: {winners} won; scores {scores}")
+    out.append(f"awaiting: {report['awaiting']}")
+    out += _owed(opened, target, seat)
+    emit(as_json, report, out)
+
+
+def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> list[str]:
+    """What only ``as_name`` may see, decrypted here with its own keys."""
+    me = identity(as_name, pos.genesis.seats)
+    out = []
+    known = private_knowledge(pos, me)
+    if known and pos.state is not None:
+        report["private"] = known
+        out.append("only you know (decrypted here):")
+        out.append(pos.rules.render_private(pos.state, seat, known))
+    sealed = own_sealed_action(pos, me)
+    if sealed is not None:
+        text = pos.rules.format_action(pos.state, seat, sealed)
+        report["own_sealed"] = text
+        out.append(f"your sealed choice (only you can see it): {text}")
+    return out
+
+
+@click.command()
+@game_argument
+@as_option
+@click.option("--limit", default=30, show_default=True, help="List at most this many moves.")
+@json_option
+@reports_errors
+def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
+    """List your legal moves now, with the notation to type."""
+    store = Store()
+    opened = open_game(store, target)
+    pos = opened.position
+    me: IdentityCard | None = own_card(as_name, pos.genesis.seats)
+    seat = seat_of_card(pos, me)
+    if seat is None:
+        who = as_name or (me.name if me else "you")
+        raise UsageError(f"{who!r} holds no seat in this game")
+    notes = opened.notes(store)
+    aw = pos.awaiting
+    decides = (
+        aw is not None
+        and seat in pos.remaining()
+        and (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
+    )
+    if not decides:
+        report = {"moves": [], "awaiting": describe_awaiting(pos)}
+        lines = [*notes, f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]
+        emit(as_json, report, [*lines, *_owed(opened, target, seat)])
+        return
+    assert aw is not None
+    legal = pos.rules.legal_actions(pos.state, seat)
+    texts = [pos.rules.format_action(pos.state, seat, a) for a in legal]
+    help_text = pos.rules.notation_help(pos.state, seat)
+    report = {"moves": texts, "help": help_text, "prompt": aw.prompt}
+    out = [*notes, f"your decision: {aw.prompt or aw.decision}"]
+    if help_text:
+        out.append(help_text)
+    out.append(
+        f"{len(texts)} legal move(s)" + (f", the first {limit}:" if len(texts) > limit else ":")
+    )
+    out += [f"  {t}" for t in texts[:limit]]
+    out.append(f'play one with: pbem play {target} "{texts[0] if texts else "..."}"')
+    emit(as_json, report, out)
+
+
+@click.command()
+@game_argument
+@json_option
+@reports_errors
+def log(target: str, as_json: bool) -> None:
+    """The verified history, one line per step (numbered from 1; the genesis is step 0)."""
+    store = Store()
+    opened = open_game(store, target)
+    pos = opened.position
+    rows = [
+        {
+            "step": r.index + 1,
+            "kind": r.kind,
+            "seats": [pos.names[s] for s in r.seats],
+            "summary": r.summary,
+            "hash": r.hash,
+        }
+        for r in opened.head.records
+    ]
+    lines = [*opened.notes(store), *(f"{r['step']:4d} {r['kind']:7s} {r['summary']}" for r in rows)]
+    emit(as_json, {"steps": rows}, lines)

@@ -1,0 +1,73 @@
+"""The robot's memory, in the store (DESIGN §10): how far each IMAP mailbox was read, the
+messages taken, the positions the player was told about, and the outbox. Each change is a
+transaction of its own, so a crash or a dropped connection costs at most re-reading one
+message (and importing it twice changes nothing), and mail queued is never lost."""
+
+from __future__ import annotations
+
+import time
+from email.message import EmailMessage
+
+from pbem.core.store import Store
+
+
+class Memory:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def mailbox(self, key: str, uidvalidity: int) -> int:
+        """The last UID taken from mailbox ``key``; 0 when its UIDVALIDITY changed (the
+        mailbox was rebuilt, so UIDs start over)."""
+        row = self.store.db.execute(
+            "SELECT uidvalidity, last FROM mailboxes WHERE key = ?", (key,)
+        ).fetchone()
+        return row[1] if row and row[0] == uidvalidity else 0
+
+    def read_up_to(self, key: str, uidvalidity: int, uid: int) -> None:
+        with self.store.writing():
+            self.store.db.execute(
+                "INSERT OR REPLACE INTO mailboxes (key, uidvalidity, last) VALUES (?, ?, ?)",
+                (key, uidvalidity, uid),
+            )
+
+    def seen(self, key: str) -> bool:
+        row = self.store.db.execute("SELECT 1 FROM messages WHERE key = ?", (key,)).fetchone()
+        return row is not None
+
+    def mark_seen(self, key: str) -> None:
+        with self.store.writing():
+            self.store.db.execute(
+                "INSERT OR IGNORE INTO messages (key, seen) VALUES (?, ?)", (key, int(time.time()))
+            )
+
+    def notified(self, who: str, game: str) -> str | None:
+        row = self.store.db.execute(
+            "SELECT head FROM notified WHERE who = ? AND game = ?", (who, game)
+        ).fetchone()
+        return row[0] if row else None
+
+    def mark_notified(self, who: str, game: str, head: str) -> None:
+        with self.store.writing():
+            self.store.db.execute(
+                "INSERT OR REPLACE INTO notified (who, game, head) VALUES (?, ?, ?)",
+                (who, game, head),
+            )
+
+    def queue(self, message: EmailMessage) -> None:
+        with self.store.writing():
+            self.store.db.execute(
+                "INSERT INTO outbox (queued, message, sent) VALUES (?, ?, NULL)",
+                (int(time.time()), message.as_bytes()),
+            )
+
+    def outbox(self) -> list[tuple[int, bytes]]:
+        """Mail waiting to be sent, oldest first."""
+        return list(
+            self.store.db.execute("SELECT id, message FROM outbox WHERE sent IS NULL ORDER BY id")
+        )
+
+    def sent(self, message_id: int) -> None:
+        with self.store.writing():
+            self.store.db.execute(
+                "UPDATE outbox SET sent = ? WHERE id = ?", (int(time.time()), message_id)
+            )
