@@ -26,11 +26,10 @@ from pbem.cli.common import (
     reports_errors,
 )
 from pbem.core import registry
-from pbem.core.author import act, automatic, describe_awaiting, new_game, seat_of
+from pbem.core.author import new_game
 from pbem.core.errors import Rejected, UsageError
-from pbem.core.journal import Journal
 from pbem.core.keys import IdentityCard, Keyring
-from pbem.core.position import Position
+from pbem.core.playing import play_moves
 from pbem.core.rules import RulesError
 from pbem.core.store import Store
 
@@ -113,62 +112,21 @@ def play(
     the automatic steps you owe are made."""
     store = Store()
     with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
-        seats = open_game(store, target).position.genesis.seats
-    me = identity(as_name, seats)
-    with store.writing():
         opened = open_game(store, target)
-        pos = opened.position
-        seat = seat_of(pos, me)
-        journal = Journal(store)
-        made = automatic(pos, me, journal=journal)
-        done: list[str] = []
-        parts = [p.strip() for p in (action or "").split(";") if p.strip()]
-        if parts and seat not in pos.remaining():
-            raise Rejected(_not_yours(journal, pos, seat, parts[0]))
-        left: list[str] = []
-        for k, part in enumerate(parts):
-            if seat not in pos.remaining():
-                left = parts[k:]
-                break
-            try:
-                parsed = pos.rules.parse_action(pos.state, seat, part)
-            except RulesError as exc:
-                raise Rejected(f"{_shown(part)}: {exc}") from exc
-            act(pos, me, parsed, journal=journal)
-            done.append(part)
-            made += automatic(pos, me, journal=journal)
-        if not done and not made:
-            raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
         notes = opened.notes(store)  # before the export: it names the newest copy until now
-        store.save(pos, "played here")
+    me = identity(as_name, opened.position.genesis.seats)
+    moves = [p.strip() for p in (action or "").split(";") if p.strip()]
+    played = play_moves(store, opened.head.game, me, moves, "played here")
     path = export_head(store, opened, output)
-    report, lines = next_steps(pos, str(path), me.card)
-    report.update(played=done, automatic=made, not_played=left)
-    head = [*notes, *([f"played: {'; '.join(done)}"] if done else [])]
-    if made and not done:
-        head.append(f"made {made} automatic step(s)")
-    if left:
-        head.append(f"waiting for others before: {'; '.join(left)} (play it on the next file)")
+    report, lines = next_steps(played.position, str(path), me.card)
+    report.update(played=played.done, automatic=played.made, not_played=played.left)
+    head = [*notes, *([f"played: {'; '.join(played.done)}"] if played.done else [])]
+    if played.made and not played.done:
+        head.append(f"made {played.made} automatic step(s)")
+    if played.left:
+        left = "; ".join(played.left)
+        head.append(f"waiting for others before: {left} (play it on the next file)")
     emit(as_json, report, [*head, f"wrote {path}", *lines])
-
-
-def _not_yours(journal: Journal, pos: Position, seat: int, part: str) -> str:
-    """Why ``part`` cannot be played: the seat's own earlier signature for this very
-    decision, if it made one (naming its step and its export), else whose move it is."""
-    aw = pos.awaiting
-    if aw is not None and aw.decision.startswith(("act:", "commit:")):
-        earlier = journal.recall(pos.genesis.game, aw.parent, seat, aw.decision)
-        if earlier is not None:
-            return (
-                f"cannot play {_shown(part)}: you signed your {aw.decision} for step "
-                f"{pos.count} already ({journal.where(earlier)}); pbem will not sign a "
-                "second one for the same decision: that would be equivocation"
-            )
-    return f"cannot play {_shown(part)}: it is not your move ({describe_awaiting(pos)})"
-
-
-def _shown(text: str) -> str:
-    return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
 @click.command()

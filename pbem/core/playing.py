@@ -1,0 +1,78 @@
+"""Playing moves: the one way a player's decisions are signed, for ``pbem play`` and for
+anything else that plays (the board page, a bot by mail). The store's head, the rules'
+notation, the checks, the journal and the signing are the same whatever asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.core.author import act, automatic, describe_awaiting, seat_of
+from pbem.core.errors import Rejected
+from pbem.core.journal import Journal
+from pbem.core.keys import Identity
+from pbem.core.position import Position
+from pbem.core.rules import RulesError
+from pbem.core.store import Store
+
+
+@dataclass
+class Played:
+    """What ``play_moves`` did: the moves played, those left for later (the game must wait
+    for others first), and how many automatic steps it made."""
+
+    position: Position
+    done: list[str]
+    left: list[str]
+    made: int
+
+
+def play_moves(store: Store, game: str, me: Identity, moves: list[str], source: str) -> Played:
+    """Make the automatic steps ``me`` owes, then play ``moves`` (in the game's notation)
+    in order until the game must wait for others, signing each on the store's newest head
+    and keeping it there (journal first) in one transaction. Nothing is kept if any move is
+    refused."""
+    with store.writing():
+        pos = store.head(game).position
+        seat = seat_of(pos, me)
+        journal = Journal(store)
+        made = automatic(pos, me, journal=journal)
+        if moves and seat not in pos.remaining():
+            raise Rejected(_not_yours(journal, pos, seat, moves[0]))
+        done: list[str] = []
+        left: list[str] = []
+        for k, move in enumerate(moves):
+            if seat not in pos.remaining():
+                left = moves[k:]
+                break
+            try:
+                parsed = pos.rules.parse_action(pos.state, seat, move)
+            except RulesError as exc:
+                raise Rejected(f"{shown(move)}: {exc}") from exc
+            act(pos, me, parsed, journal=journal)
+            done.append(move)
+            made += automatic(pos, me, journal=journal)
+        if not done and not made:
+            raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
+        store.save(pos, source)
+    return Played(pos, done, left, made)
+
+
+def _not_yours(journal: Journal, pos: Position, seat: int, move: str) -> str:
+    """Why ``move`` cannot be played: the seat's own earlier signature for this very
+    decision, if it made one (naming its step and its export), else whose move it is."""
+    aw = pos.awaiting
+    if aw is not None and aw.decision.startswith(("act:", "commit:")):
+        earlier = journal.recall(pos.genesis.game, aw.parent, seat, aw.decision)
+        if earlier is not None:
+            return (
+                f"cannot play {shown(move)}: you signed your {aw.decision} for step "
+                f"{pos.count} already ({journal.where(earlier)}); pbem will not sign a "
+                "second one for the same decision: that would be equivocation"
+            )
+    return f"cannot play {shown(move)}: it is not your move ({describe_awaiting(pos)})"
+
+
+def shown(text: str) -> str:
+    """A move as quoted in a message: short, whatever was typed."""
+    return repr(text if len(text) <= 60 else text[:57] + "...")
