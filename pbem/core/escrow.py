@@ -98,7 +98,7 @@ def deal(x: bytes, holder_box_keys: Sequence[bytes], game: str, seat: int) -> Es
     coefficients = [x] + [
         _nonzero_scalar(
             lambda attempt, k=k: derive(
-                x, game_id, "escrow", frame(b"".join(keys), be4(k), be4(attempt)), length=64
+                x, game_id, "escrow", frame(b"".join(keys), _be4(k), _be4(attempt)), length=64
             )
         )
         for k in range(1, n)
@@ -118,7 +118,7 @@ def deal(x: bytes, holder_box_keys: Sequence[bytes], game: str, seat: int) -> Es
     return Escrow(commitments, shares)
 
 
-def be4(number: int) -> bytes:
+def _be4(number: int) -> bytes:
     return number.to_bytes(4, "big")
 
 
