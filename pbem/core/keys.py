@@ -36,6 +36,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.hpke import Suite
 from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl.bindings import crypto_core_ed25519_is_valid_point
@@ -324,6 +325,13 @@ class Identity:
     def sign(self, message: bytes) -> bytes:
         """Raw 64-byte Ed25519 signature; domain separation is the caller's job."""
         return self._sign.sign(message)
+
+    def hpke_open(self, suite: Suite, sealed: bytes, info: bytes) -> bytes:
+        """Open an HPKE (RFC 9180, base mode) message sealed to this identity's box key.
+        The suite and the info are ``pbem.core.hpke``'s (call ``hpke.open``, which checks
+        the input and words the errors); this method exists so that the X25519 private key
+        never leaves the object. Raises ``InvalidTag`` when the message does not open."""
+        return suite.decrypt(sealed, self._box, info=info)
 
     def shared_secret(self, peer: IdentityCard) -> bytes:
         """Raw X25519 shared secret with another player (feed it to a KDF before use)."""
