@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from pbem.cli.common import (
+    Opened,
     as_option,
     emit,
     export_head,
@@ -26,10 +27,12 @@ from pbem.cli.common import (
     reports_errors,
 )
 from pbem.core import registry
-from pbem.core.author import new_game
+from pbem.core.author import new_game, seat_of
 from pbem.core.errors import Rejected, UsageError
-from pbem.core.keys import IdentityCard, Keyring
-from pbem.core.playing import play_moves
+from pbem.core.gamefile import Envelope
+from pbem.core.journal import Journal
+from pbem.core.keys import Identity, IdentityCard, Keyring
+from pbem.core.playing import play_moves, shown
 from pbem.core.rules import RulesError
 from pbem.core.store import Store
 
@@ -116,6 +119,8 @@ def play(
         notes = opened.notes(store)  # before the export: it names the newest copy until now
     me = identity(as_name, opened.position.genesis.seats)
     moves = [p.strip() for p in (action or "").split(";") if p.strip()]
+    if moves and opened.imported is not None and opened.imported.behind:
+        _signed_on_this_copy(store, opened, me, moves[0])
     played = play_moves(store, opened.head.game, me, moves, "played here")
     path = export_head(store, opened, output)
     report, lines = next_steps(played.position, str(path), me.card)
@@ -127,6 +132,23 @@ def play(
         left = "; ".join(played.left)
         head.append(f"waiting for others before: {left} (play it on the next file)")
     emit(as_json, report, [*head, f"wrote {path}", *lines])
+
+
+def _signed_on_this_copy(store: Store, opened: Opened, me: Identity, move: str) -> None:
+    """A move typed on an old copy of the game, where this player signed a step already
+    (the store holds it, further on): refused, naming that step and its export, whatever
+    folder or copy the file is in (DESIGN §10)."""
+    assert opened.imported is not None
+    seat = seat_of(opened.position, me)
+    journal = Journal(store)
+    earlier = journal.signed_on(opened.head.game, opened.imported.seen, seat)
+    if earlier is not None:
+        what = earlier.decision if isinstance(earlier, Envelope) else earlier.kind
+        raise Rejected(
+            f"cannot play {shown(move)} on {opened.source}: you signed your {what} on it "
+            f"already ({journal.where(earlier)}); pbem will not sign a second one for the "
+            "same step: that would be equivocation"
+        )
 
 
 @click.command()

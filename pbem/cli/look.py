@@ -43,7 +43,12 @@ def _needs_secrets(position: Position, seat: int) -> bool:
     """Whether the seat has anything private to decrypt here: items opened to it alone,
     or its own sealed choice still sealed."""
     aw = position.awaiting
-    sealed = aw is not None and aw.decision.startswith(("commit:", "reveal:"))
+    batch = None
+    if aw is not None and aw.decision.startswith("commit:"):
+        batch = position.batch
+    elif aw is not None and aw.decision.startswith("reveal:"):
+        batch = position.commit
+    sealed = batch is not None and any(e.seat == seat for e in batch.envelopes)
     opened = position.table is not None and any(p.to == seat for p in position.table.private)
     return sealed or opened
 

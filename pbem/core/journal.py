@@ -42,6 +42,14 @@ class Journal:
         model = Envelope if json.loads(row[0])["kind"] == "envelope" else Entry
         return gamefile.load_stored(model, row[0])
 
+    def signed_on(self, game: str, parent: str, seat: int) -> Entry | Envelope | None:
+        """What ``seat`` signed on ``parent``, whatever the decision, if anything."""
+        row = self.store.db.execute(
+            "SELECT decision FROM journal WHERE game = ? AND parent = ? AND seat = ?",
+            (game, parent, seat),
+        ).fetchone()
+        return self.recall(game, parent, seat, row[0]) if row else None
+
     def record(self, item: Entry | Envelope) -> None:
         """Keep ``item`` (its bytes too) in the journal, in the caller's transaction."""
         data = item.canonical_bytes()

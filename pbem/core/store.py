@@ -102,6 +102,9 @@ class Imported:
     new_steps: list[Record]
     envelopes_added: int = 0
     behind: int = 0
+    seen: str = ""
+    """The hash of the copy's last complete step (the genesis's before any): what a player
+    holding that copy would have moved on."""
 
 
 @dataclass
@@ -343,7 +346,10 @@ class Store:
                     f"{label}: claims game {short_id(gid)} but its genesis differs from the "
                     "stored one (a forgery or a damaged file)",
                 )
-            return self._known(game, label)
+            chain = self._chain(gid)
+            imported = self._known(game, label)
+            imported.seen = _seen_head(game, chain.hashes)
+            return imported
 
     def _new(self, game: GameFile, label: str) -> Imported:
         rules = registry.get(game.genesis.ruleset.id)
@@ -559,6 +565,17 @@ class Store:
             "INSERT OR REPLACE INTO checkpoints (game, count, head, data) VALUES (?, ?, ?, ?)",
             (gid, pos.count, head, snapshot(pos)),
         )
+
+
+def _seen_head(game: GameFile, chain: list[bytes]) -> str:
+    """The parent a move made on ``game`` would name: its last step, unless that is a
+    batch still open in it (the stored chain holds it with more envelopes, or not at all
+    yet): then the batch's parent. The genesis before any step."""
+    if not game.steps:
+        return step_hash(game.genesis)
+    last, index = game.steps[-1], len(game.steps) - 1
+    complete = index < len(chain) - 1 and chain[index] == _digest(last.canonical_bytes())
+    return last.parent if isinstance(last, Batch) and not complete else step_hash(last)
 
 
 def _last(game: GameFile) -> bytes:
