@@ -89,6 +89,16 @@ def canonical(value: Any) -> bytes:
         raise Rejected(f"value cannot be canonically encoded: {exc}") from exc
 
 
+def fast_encoding(value: Any) -> bytes:
+    """The C encoder's bytes (sorted keys, no spaces, UTF-8): the canonical bytes for any
+    value in the fast domain, and injective on every JSON value, so that equal bytes mean
+    equal values (the store compares hashes of these before anything slower)."""
+    try:
+        return _FAST.encode(value).encode("utf-8")
+    except (UnicodeEncodeError, TypeError, ValueError):
+        return b""
+
+
 def canonical_object(members: dict[str, bytes]) -> bytes:
     """The RFC 8785 bytes of an object whose (ASCII) keys map to the canonical bytes of
     their values: lets a signed item be encoded once and both its signed part (without

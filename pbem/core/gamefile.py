@@ -15,8 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, overload
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
@@ -26,6 +27,7 @@ from pbem.core.canonical import (
     b64_pattern,
     canonical,
     canonical_object,
+    fast_encoding,
     format_path,
     parse,
     pretty,
@@ -309,10 +311,63 @@ def _step(value: Any, index: int, raw: Any) -> Step:
     raise Rejected(f"step {index + 1}: unknown step kind {kind!r} (turn, beacon, shuffle or batch)")
 
 
-def decode(data: bytes | str, *, what: str = "game file") -> GameFile:
+class Steps(Sequence[Step]):
+    """A file's steps as received: each validated when it is first read (with the same
+    strict checks and one-line errors as ``decode``), and each recognisable by its hash
+    without being validated, so that the store skips what it verified before."""
+
+    def __init__(self, raw: dict[str, Any], what: str) -> None:
+        self._raw, self._values, self._what = raw, raw["steps"], what
+        self._decoded: dict[int, Step] = {}
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Step]: ...
+
+    def __getitem__(self, index: int | slice) -> Step | list[Step]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        if index < 0:
+            index += len(self)
+        if index not in self._decoded:
+            try:
+                self._decoded[index] = _step(self._values[index], index, self._raw)
+            except Rejected as exc:
+                raise Rejected(f"{self._what}: {exc}") from exc
+        return self._decoded[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Steps):
+            return self._values == other._values
+        return isinstance(other, list) and list(self) == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def file_value(self) -> dict[str, Any]:
+        """The whole file as it was parsed (kept as evidence when it is refused)."""
+        return self._raw
+
+    def matches(self, index: int, digest: bytes) -> bool:
+        """Whether step ``index``, as received, has the SHA-256 ``digest`` of its
+        canonical bytes. The C encoder is tried first: if its bytes hash to ``digest``,
+        they are those canonical bytes, and the value received is the one they encode."""
+        value = self._values[index]
+        if hashlib.sha256(fast_encoding(value)).digest() == digest:
+            return True
+        return hashlib.sha256(canonical(value)).digest() == digest
+
+
+def decode(data: bytes | str, *, what: str = "game file", lazy: bool = False) -> GameFile:
     """Parse untrusted bytes into a GameFile: strict JSON, the right format, the right
     shapes, re-encoding to the bytes received. Every failure is one line naming the first
-    problem: the step, the seat and the field."""
+    problem: the step, the seat and the field. With ``lazy``, the steps are validated as
+    they are read (``Steps``)."""
     try:
         raw = parse(data, what=what)
     except OutOfRange as exc:
@@ -334,10 +389,12 @@ def decode(data: bytes | str, *, what: str = "game file") -> GameFile:
         _same_bytes(genesis, raw["genesis"], ["genesis"], raw)
         if not isinstance(raw["steps"], list):
             raise Rejected("field steps must be a list")
-        steps = [_step(value, i, raw) for i, value in enumerate(raw["steps"])]
         state = _validate(CachedState, raw["state"], ["state"], raw)
     except Rejected as exc:
         raise Rejected(f"{what}: {exc}") from exc
+    steps: Any = Steps(raw, what)
+    if not lazy:
+        steps = list(steps)
     return GameFile.model_construct(format=FORMAT, genesis=genesis, steps=steps, state=state)
 
 
@@ -347,6 +404,20 @@ def _partial(data: bytes | str) -> Any:
         return json.loads(data, parse_int=lambda text: int(text) if len(text) < 20 else text)
     except ValueError:
         return {}
+
+
+def decode_item(data: bytes | str, *, what: str = "item") -> Entry | Envelope:
+    """One signed entry or envelope on its own (as a mail recipient takes a step that
+    extends a copy it has), parsed and checked as strictly as inside a file."""
+    raw = parse(data, what=what)
+    if isinstance(raw, dict) and raw.get("kind") == "envelope":
+        env = _validate(Envelope, raw, [], raw)
+        _same_bytes(env, raw, [], raw)
+        return env
+    step = _step(raw, 0, {"steps": [raw]})
+    if not isinstance(step, Entry):
+        raise Rejected(f"{what}: an entry or an envelope was expected, not a batch")
+    return step
 
 
 def load_stored(model: type[S], data: bytes) -> S:
@@ -363,10 +434,12 @@ def load_stored(model: type[S], data: bytes) -> S:
 
 def encode(game: GameFile) -> str:
     """The file's text: pretty, ASCII, short lines (it must survive a mail body)."""
+    if isinstance(game.steps, Steps):  # as received, nothing re-encoded
+        return pretty(game.steps.file_value)
     return pretty(game.model_dump(mode="json"))
 
 
-def read(path: Path) -> GameFile:
+def read(path: Path, *, lazy: bool = False) -> GameFile:
     try:
         data = path.read_bytes()
     except FileNotFoundError as exc:
@@ -375,4 +448,4 @@ def read(path: Path) -> GameFile:
         raise UsageError(f"{path}: is a directory, not a game file") from exc
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from exc
-    return decode(data, what=str(path))
+    return decode(data, what=str(path), lazy=lazy)

@@ -1,22 +1,27 @@
 """Complete games played by bots through the real file format.
 
-Every step is signed by the bot's own identity, written to text, read back and verified by
-a separate recipient replay, as a mail recipient would; the finished file is verified once
-more from scratch. Everything (identities, game id, seals, bot choices) is derived from
-the seed, so a run can be repeated exactly.
+Every entry and envelope is signed by the bot's own identity, written to text, read back
+and verified by a separate recipient as a mail recipient would (signature, link, rules,
+sealed openings, shares, proofs), one at a time, so a game costs time in proportion to its
+length; the finished file is written and verified once more from scratch. Everything
+(identities, game id, seals, bot choices) is derived from the seed, so a run can be
+repeated exactly.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.core import gamefile
 from pbem.core.author import act, automatic, new_game
+from pbem.core.canonical import canonical
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.files import atomic_write
+from pbem.core.gamefile import Envelope
 from pbem.core.keys import Identity
 from pbem.core.randomness import Rng
 from pbem.core.replay import Replay, replay_file
@@ -78,8 +83,11 @@ def play_game(
     options: dict[str, Any],
     bots: list[str],
     out: Path | None = None,
+    observe: Callable[[Replay], None] | None = None,
 ) -> GameReport:
-    """Play one complete game; raise ``Rejected`` if anything fails to verify."""
+    """Play one complete game; raise ``Rejected`` if anything fails to verify.
+    ``observe`` is shown the author's replay after every signature (a test that scans
+    every version of the file for what must stay hidden)."""
     available = rules.bots()
     unknown = [b for b in bots if b not in available]
     if unknown:
@@ -94,8 +102,8 @@ def play_game(
     author = new_game(
         rules, options, [i.card for i in identities], identities[0], entropy=entropy, clock=clock
     )
-    text = gamefile.encode(author.to_file())
-    recipient = Replay.start(gamefile.decode(text).genesis, rules)
+    recipient = Replay.start(gamefile.decode(gamefile.encode(author.to_file())).genesis, rules)
+    sent = 0
     while author.result is None:
         if len(author.steps) > MAX_STEPS:
             raise Rejected(f"selfplay seed {seed}: no end after {MAX_STEPS} steps")
@@ -105,8 +113,16 @@ def play_game(
             bot = available[bots[seat % len(bots)]]
             action = bot(rules, author.state, seat, bot_rngs[seat])
             act(author, me, action, entropy=entropy, clock=clock)
-        text = gamefile.encode(author.to_file())
-        recipient.extend(gamefile.decode(text))
+        for _, item in author.taken[sent:]:  # what travelled since, as text, one by one
+            received = gamefile.decode_item(canonical(item.model_dump(mode="json")))
+            if isinstance(received, Envelope):
+                recipient.add_envelope(received)
+            else:
+                recipient.add(received)
+        sent = len(author.taken)
+        if observe is not None:
+            observe(author)
+    text = gamefile.encode(author.to_file())
     final = replay_file(gamefile.decode(text), rules)
     assert final.result is not None
     path = None

@@ -329,7 +329,7 @@ class Store:
     # ----- importing -------------------------------------------------------------------------
 
     def import_file(self, path: Path) -> Imported:
-        return self.import_game(gamefile.read(path), str(path))
+        return self.import_game(gamefile.read(path, lazy=True), str(path))
 
     def import_game(self, game: GameFile, label: str) -> Imported:
         """Verify ``game`` against the stored chain, verifying only what is new, and keep
@@ -369,12 +369,8 @@ class Store:
     def _known(self, game: GameFile, label: str) -> Imported:
         gid = game.genesis.game
         chain = self._chain(gid)
-        theirs = [_digest(s.canonical_bytes()) for s in game.steps]
-        k = next(
-            (i for i, (a, b) in enumerate(zip(theirs, chain.hashes, strict=False)) if a != b),
-            min(len(theirs), len(chain.hashes)),
-        )
-        if k == len(theirs) and k <= len(chain.hashes):
+        k = _known_prefix(game.steps, chain.hashes)
+        if k == len(game.steps) and k <= len(chain.hashes):
             return self._seen(game, label, len(chain.hashes) - k)
         head = self.head(gid)
         pos = head.position
@@ -567,14 +563,30 @@ class Store:
         )
 
 
+def _known_prefix(steps: Any, chain: list[bytes]) -> int:
+    """How many of ``steps`` the chain holds, by hash: steps received but never read
+    (``gamefile.Steps``) are compared without being validated, for what matches was
+    verified when it was stored."""
+    for i in range(min(len(steps), len(chain))):
+        same = (
+            steps.matches(i, chain[i])
+            if isinstance(steps, gamefile.Steps)
+            else _digest(steps[i].canonical_bytes()) == chain[i]
+        )
+        if not same:
+            return i
+    return min(len(steps), len(chain))
+
+
 def _seen_head(game: GameFile, chain: list[bytes]) -> str:
     """The parent a move made on ``game`` would name: its last step, unless that is a
     batch still open in it (the stored chain holds it with more envelopes, or not at all
     yet): then the batch's parent. The genesis before any step."""
     if not game.steps:
         return step_hash(game.genesis)
-    last, index = game.steps[-1], len(game.steps) - 1
-    complete = index < len(chain) - 1 and chain[index] == _digest(last.canonical_bytes())
+    index = len(game.steps) - 1
+    complete = index < len(chain) - 1 and _known_prefix(game.steps[index:], chain[index:]) == 1
+    last = game.steps[index]
     return last.parent if isinstance(last, Batch) and not complete else step_hash(last)
 
 

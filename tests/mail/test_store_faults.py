@@ -92,6 +92,7 @@ def test_kill_minus_9_at_any_moment_loses_nothing(trio: list[Player], tmp_path: 
     box = tmp_path / "inbox.mbox"
     floor = 0
     kills = 0
+    took = 0.3  # how long a run takes when let be: kills fall anywhere within it
     for run in range(RUNS):
         store = Store(alice.home)
         if run % 3 == 0:
@@ -112,13 +113,18 @@ def test_kill_minus_9_at_any_moment_loses_nothing(trio: list[Player], tmp_path: 
             name, _ = a_move(store, gid, rng)
             proc = pbem(alice, "watch", "--once", "--as", name)
         store.close()
-        time.sleep(chaos.uniform(0.0, 0.7))
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            kills += 1
+        began = time.monotonic()
+        if run % 4 == 3:  # every fourth run finishes: the game moves on
+            proc.wait()
+            took = max(0.1, time.monotonic() - began)
+        else:
+            time.sleep(chaos.uniform(0.0, 1.2 * took))
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                kills += 1
         proc.wait()
         floor = check(alice.home, gid, floor)
-    assert kills > RUNS // 4  # most runs were cut somewhere
+    assert kills > RUNS // 3  # most runs were cut somewhere
     assert floor > 10  # and the game moved on all the same
     # The next command cleans what killed writers left beside the game files.
     name, moves = a_move(Store(alice.home), gid, rng)
