@@ -1,5 +1,5 @@
 """``python -m pbem`` runs the command line."""
 
-from pbem.cli.main import main
+from pbem.cli.entry import run
 
-main()
+run()

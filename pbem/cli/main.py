@@ -11,6 +11,8 @@ from typing import Any
 
 import click
 
+from pbem import __version__
+
 #: Every command, by name: the module and attribute that define it.
 COMMANDS = {
     "new": "pbem.cli.game:new",
@@ -50,6 +52,6 @@ class Lazy(click.Group):
 
 
 @click.group(cls=Lazy)
-@click.version_option(package_name="pbem")
+@click.version_option(version=__version__, prog_name="pbem")
 def main() -> None:
     """Play board games by email: every rule enforced, every move signed."""

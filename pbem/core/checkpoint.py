@@ -13,7 +13,6 @@ import json
 import zlib
 from typing import Any
 
-from pbem.core.canonical import b64d, b64e
 from pbem.core.deck import Ciphertext
 from pbem.core.gamefile import Batch, Envelope, Genesis
 from pbem.core.group import Point, stored_point
@@ -21,19 +20,21 @@ from pbem.core.position import Awaiting, Position
 from pbem.core.rules import Reshuffle, Result, Reveal, Ruleset
 from pbem.core.tabletop import PrivateReveal, Tabletop
 
-VERSION = 1
+VERSION = 2
 
 
 def _points(values: list[bytes]) -> list[str]:
-    return [b64e(v) for v in values]
+    return [v.hex() for v in values]
 
 
 def _cts(cts: list[Ciphertext]) -> list[list[str]]:
-    return [[b64e(ct.c1), b64e(ct.c2)] for ct in cts]
+    return [[ct.c1.hex(), ct.c2.hex()] for ct in cts]
 
 
 def _point(text: str) -> Point:
-    return stored_point(b64d(text))
+    """Points are kept in hex: a checkpoint is read at every command, and hex is what
+    Python decodes fastest."""
+    return stored_point(bytes.fromhex(text))
 
 
 def _uncts(data: list[list[str]]) -> list[Ciphertext]:
@@ -133,7 +134,7 @@ def snapshot(pos: Position) -> bytes:
         "batch": _batch(pos.batch),
         "sealed": {str(s): pos.rules.dump_action(a) for s, a in pos.sealed.items()},
         "shares": {str(s): _points(v) for s, v in pos.shares.items()},
-        "secrets": {str(s): b64e(v) for s, v in pos.secrets.items()},
+        "secrets": {str(s): v.hex() for s, v in pos.secrets.items()},
     }
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
 
@@ -152,9 +153,9 @@ def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) ->
         count=data["count"],
         signatures=data["signatures"],
         state=rules.load_state(data["state"]) if data["state"] is not None else None,
-        beacons=[b64d(v) for v in data["beacons"]],
+        beacons=[bytes.fromhex(v) for v in data["beacons"]],
         revealed=data["revealed"],
-        heads=[b64d(v) for v in data["heads"]],
+        heads=[bytes.fromhex(v) for v in data["heads"]],
         awaiting=None if aw is None else Awaiting(aw[0], tuple(aw[1]), aw[2], aw[3], aw[4]),
         result=Result.model_validate(data["result"]) if data["result"] else None,
         table=_untable(genesis.game, data["table"]) if data["table"] is not None else None,
@@ -167,7 +168,7 @@ def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) ->
         batch=_unbatch(data["batch"]),
         sealed={int(s): rules.load_action(a) for s, a in data["sealed"].items()},
         shares={int(s): [_point(p) for p in v] for s, v in data["shares"].items()},
-        secrets={int(s): b64d(v) for s, v in data["secrets"].items()},
+        secrets={int(s): bytes.fromhex(v) for s, v in data["secrets"].items()},
     )
     pos.last = pos.batch
     return pos

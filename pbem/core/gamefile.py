@@ -72,7 +72,7 @@ Decision = Annotated[str, Field(pattern=r"^[a-z]+(:[A-Za-z0-9_.-]+)?$")]
 class Strict(BaseModel):
     """No coercion, no extra fields, nothing changed after validation."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
 
 class Signed(Strict):

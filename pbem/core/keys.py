@@ -147,7 +147,7 @@ class IdentityCard(BaseModel):
     object can be trusted to be self-consistent.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
     # The patterns are published in the schema; the validators below enforce them (and
     # more: valid points, a matching fingerprint) with messages people can act on.
@@ -364,7 +364,7 @@ class KdfParams(BaseModel):
     """Argon2id parameters as stored in a key file. Bounds keep a damaged or hostile file
     from asking for terabytes of memory; loading always uses what the file says."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
     name: Literal["argon2id"] = "argon2id"
     salt: str
@@ -417,7 +417,7 @@ class KeyFile(BaseModel):
     Unsealed (``--no-passphrase``, for bots and tests): ``root`` in the clear, and
     ``"sealed": false`` says so explicitly."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
     format: Literal["pbem-key/1"]
     card: IdentityCard

@@ -43,7 +43,7 @@ def number(word: str) -> int:
 class Model(BaseModel):
     """Base for states, actions and data: strict, no extra fields, JSON-friendly."""
 
-    model_config = ConfigDict(extra="forbid", frozen=False)
+    model_config = ConfigDict(extra="forbid", frozen=False, defer_build=True)
 
 
 class Turn(Model):
