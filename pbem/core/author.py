@@ -16,16 +16,26 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from pbem.core import deck
+from pbem.core import deck, escrow, hpke
 from pbem.core.canonical import b64d, b64e, canonical
+from pbem.core.dropouts import handover_info, holders
 from pbem.core.errors import Rejected, UsageError
-from pbem.core.gamefile import Entry, Envelope, Genesis, RulesetPin, Signed, message_for
+from pbem.core.gamefile import (
+    Entry,
+    Envelope,
+    EscrowSetup,
+    Genesis,
+    RulesetPin,
+    Signed,
+    message_for,
+)
 from pbem.core.journal import Journal
 from pbem.core.keys import Identity, IdentityCard
 from pbem.core.randomness import chain
 from pbem.core.replay import Replay
 from pbem.core.rules import RulesError, Ruleset
 from pbem.core.sealing import open_sealed, seal, seal_key
+from pbem.core.seatsecret import derive
 from pbem.core.tabletop import key_context
 
 S = TypeVar("S", bound=Signed)
@@ -50,9 +60,9 @@ def _chain(seed: bytes, length: int) -> tuple[bytes, ...]:
     return tuple(chain(seed, length))
 
 
-def beacon_chain(identity: Identity, game: str, length: int) -> tuple[bytes, ...]:
-    """The seat's chain for this game, head first, derived from its identity."""
-    return _chain(identity.game_secret(b64d(game), "beacon"), length)
+def beacon_chain(x: bytes, game: str, length: int) -> tuple[bytes, ...]:
+    """The seat's chain for this game, head first, derived from its seat secret."""
+    return _chain(derive(x, b64d(game), "beacon"), length)
 
 
 def new_game(
@@ -61,18 +71,27 @@ def new_game(
     seats: list[IdentityCard],
     creator: Identity,
     *,
+    deadline: int = 0,
+    escrow: str = "none",
+    referees: list[IdentityCard] | None = None,
     chain_length: int = DEFAULT_CHAIN,
     entropy: Entropy = os.urandom,
     clock: Clock = utc_now,
 ) -> Replay:
-    """Sign a genesis; the creator must hold one of the seats."""
+    """Sign a genesis; the creator must hold one of the seats. ``deadline``: seconds each
+    decision may take before the others may call (0: no deadline); ``escrow``: who holds
+    each seat's escrowed secret (``others``, ``referees`` or ``none``, DESIGN §11)."""
     keys = [card.sign_key for card in seats]
     if creator.card.sign_key not in keys:
         raise UsageError(f"the creator {creator.card.name!r} must take one of the seats")
     game = b64e(entropy(16))
-    head = beacon_chain(creator, game, chain_length)[0]
     seat = keys.index(creator.card.sign_key)
+    x = deck.deck_secret(creator.root, b64d(game))
+    head = beacon_chain(x, game, chain_length)[0]
     pin = RulesetPin(id=rules.id, version=rules.version, hash=rules.content_hash())
+    referees = referees or []
+    setup = EscrowSetup.model_construct(mode=escrow, referees=referees, deal=None)
+    genesis = Genesis.model_construct(seats=seats, creator=seat, escrow=setup)
     fields = {
         "game": game,
         "ruleset": pin.model_dump(),
@@ -81,29 +100,55 @@ def new_game(
         "creator": seat,
         "head": b64e(head),
         "chain": chain_length,
+        "deadline": deadline,
+        "escrow": {
+            "mode": escrow,
+            "referees": [card.model_dump() for card in referees],
+            "deal": escrow_deal(genesis, x, game, seat),
+        },
         "time": clock(),
-        **deck_key_fields(creator, game, seat),
+        **deck_key_fields(x, game, seat),
     }
     return Replay.start(sign_new(creator, Genesis, fields), rules)
 
 
+def escrow_deal(genesis: Genesis, x: bytes, game: str, seat: int) -> dict[str, Any] | None:
+    """The seat's secret shared among its escrow holders (DESIGN §11), or None."""
+    holding = holders(genesis, seat)
+    if genesis.escrow.mode == "none" or not holding:
+        return None
+    dealt = escrow.deal(x, [c.box_key_bytes for c in holding], game, seat)
+    return escrow.encode_escrow(dealt)
+
+
 def deck_secret(identity: Identity, game: str) -> bytes:
-    """The seat's per-game secret for sealed decks, derived from its identity (DESIGN §7)."""
+    """The seat's per-game secret for sealed decks, derived from its identity (DESIGN §7);
+    everything else the seat derives for the game comes from it (``seat_secret``)."""
     return deck.deck_secret(identity.root, b64d(game))
 
 
-def deck_key_fields(identity: Identity, game: str, seat: int) -> dict[str, str]:
+def seat_secret(replay: Replay, identity: Identity, seat: int) -> bytes:
+    """The secret of ``seat`` for ``identity``: sealed to it by a handover, else derived
+    from its own identity (it holds the seat from the start)."""
+    sealed = replay.handed.get(seat)
+    if sealed is not None and replay.cards[seat].sign_key == identity.card.sign_key:
+        info = handover_info(replay.genesis.game, seat)
+        return hpke.open(identity, b64d(sealed), info, b"", what="the handed-over seat secret")
+    return deck_secret(identity, replay.genesis.game)
+
+
+def deck_key_fields(x: bytes, game: str, seat: int) -> dict[str, str]:
     """The seat's public deck key and the proof that it knows the secret behind it."""
-    secret = deck_secret(identity, game)
     return {
-        "deck_key": b64e(deck.public_key(secret)),
-        "deck_proof": b64e(deck.prove_key(secret, key_context(game, seat))),
+        "deck_key": b64e(deck.public_key(x)),
+        "deck_proof": b64e(deck.prove_key(x, key_context(game, seat))),
     }
 
 
 def seat_of(replay: Replay, identity: Identity) -> int:
-    """The seat held by ``identity``; one clear line if it holds none."""
-    for index, card in enumerate(replay.genesis.seats):
+    """The seat ``identity`` holds now (a handover moves a seat to another identity); one
+    clear line if it holds none."""
+    for index, card in enumerate(replay.cards):
         if card.sign_key == identity.card.sign_key:
             return index
     raise UsageError(f"{identity.card.name!r} holds no seat in this game")
@@ -129,7 +174,8 @@ def sign_item(identity: Identity, item: S) -> S:
 
 def next_preimage(replay: Replay, identity: Identity, seat: int) -> str:
     """The beacon chain value the seat's next signed entry must reveal."""
-    values = beacon_chain(identity, replay.genesis.game, replay.genesis.chain)
+    x = seat_secret(replay, identity, seat)
+    values = beacon_chain(x, replay.genesis.game, replay.genesis.chain)
     return b64e(values[replay.revealed[seat] + 1])
 
 
@@ -161,6 +207,12 @@ def _publish(
     if journal is not None:
         journal.record(item)
     return item
+
+
+def _always(earlier: Any) -> bool:
+    """An automatic step signed before is used again as it was: its body is fixed, but
+    for the fresh randomness of what it seals (an escrow's shares)."""
+    return True
 
 
 def _same_body(body: dict[str, Any]) -> Callable[[Any], bool]:
@@ -200,6 +252,7 @@ def _entry(
     body: dict[str, Any],
     clock: Clock,
     journal: Journal | None = None,
+    same: Callable[[Any], bool] | None = None,
 ) -> None:
     aw = replay.awaiting
     assert aw is not None
@@ -211,16 +264,18 @@ def _entry(
         "body": body,
         "preimage": next_preimage(replay, identity, seat),
     }
-    replay.add(_publish(replay, identity, Entry, fields, clock, journal, _same_body(body)))
+    same = same or _same_body(body)
+    replay.add(_publish(replay, identity, Entry, fields, clock, journal, same))
 
 
 def seal_key_for(
     replay: Replay, identity: Identity, seat: int, parent: str, decision: str
 ) -> bytes:
+    """The key of the seat's sealed action, derived from its seat secret (so whoever
+    holds the secret, the seat or its escrow holders after a call, can reveal it)."""
+    x = seat_secret(replay, identity, seat)
     game = b64d(replay.genesis.game)
-    return seal_key(
-        lambda label, extra: identity.game_secret(game, label, extra), parent, seat, decision
-    )
+    return seal_key(lambda label, extra: derive(x, game, label, extra), parent, seat, decision)
 
 
 def automatic(
@@ -239,29 +294,34 @@ def automatic(
         aw = replay.awaiting
         assert aw is not None
         game = replay.genesis.game
+        x = seat_secret(replay, identity, seat)
         if aw.decision == "join":
-            head = beacon_chain(identity, game, replay.genesis.chain)[0]
-            body = {"head": b64e(head), **deck_key_fields(identity, game, seat)}
-            _envelope(replay, identity, seat, body, clock, journal)
+            head = beacon_chain(x, game, replay.genesis.chain)[0]
+            body = {
+                "head": b64e(head),
+                **deck_key_fields(x, game, seat),
+                "escrow": escrow_deal(replay.genesis, x, game, seat),
+            }
+            _envelope(replay, identity, seat, body, clock, journal, _always)
         elif aw.kind == "beacon":
-            _entry(replay, identity, seat, "beacon", {}, clock, journal)
+            _entry(replay, identity, seat, "beacon", {}, clock, journal, _always)
         elif aw.decision == "beacon":
-            _envelope(replay, identity, seat, {}, clock, journal)
+            _envelope(replay, identity, seat, {}, clock, journal, _always)
         elif aw.kind == "shuffle":
-            body = replay.table.shuffle_body(seat, deck_secret(identity, game), aw.parent)
-            _entry(replay, identity, seat, "shuffle", body, clock, journal)
+            body = replay.table.shuffle_body(seat, x, aw.parent)
+            _entry(replay, identity, seat, "shuffle", body, clock, journal, _always)
         elif aw.decision == "share":
             assert replay.reveal is not None
-            body = replay.table.share_body(replay.reveal, aw.parent, deck_secret(identity, game))
-            _envelope(replay, identity, seat, body, clock, journal)
+            body = replay.table.share_body(replay.reveal, aw.parent, x)
+            _envelope(replay, identity, seat, body, clock, journal, _always)
         elif aw.decision == "disclose":
-            secret = {"deck_secret": b64e(deck_secret(identity, game))}
-            _envelope(replay, identity, seat, secret, clock, journal)
+            secret = {"deck_secret": b64e(x)}
+            _envelope(replay, identity, seat, secret, clock, journal, _always)
         elif aw.decision.startswith("reveal:"):
             commit = replay.commit
             assert commit is not None
             key = seal_key_for(replay, identity, seat, commit.parent, commit.decision)
-            _envelope(replay, identity, seat, {"key": b64e(key)}, clock, journal)
+            _envelope(replay, identity, seat, {"key": b64e(key)}, clock, journal, _always)
         else:
             break
         made += 1
@@ -330,7 +390,7 @@ def own_sealed_action(replay: Replay, identity: Identity) -> Any | None:
 def private_knowledge(replay: Replay, identity: Identity) -> dict[str, str]:
     """Sealed items opened to this seat alone (its hand, what it peeked), decrypted here."""
     seat = seat_of(replay, identity)
-    return replay.table.known_to(seat, deck_secret(identity, replay.genesis.game))
+    return replay.table.known_to(seat, seat_secret(replay, identity, seat))
 
 
 def describe_awaiting(replay: Replay) -> str:

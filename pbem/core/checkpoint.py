@@ -13,9 +13,12 @@ import json
 import zlib
 from typing import Any
 
+from pbem.core import escrow
 from pbem.core.deck import Ciphertext
+from pbem.core.dropouts import holders
 from pbem.core.gamefile import Batch, Envelope, Genesis
 from pbem.core.group import Point, stored_point
+from pbem.core.keys import IdentityCard
 from pbem.core.position import Awaiting, Position
 from pbem.core.rules import Reshuffle, Result, Reveal, Ruleset
 from pbem.core.tabletop import PrivateReveal, Tabletop
@@ -112,8 +115,7 @@ def _untable(game: str, data: dict[str, Any]) -> Tabletop:
 def snapshot(pos: Position) -> bytes:
     """The position as compressed JSON (everything but the rules and the genesis, which
     the store keeps already, and the history lines, which it keeps per step)."""
-    aw = pos.awaiting
-    awaiting = None if aw is None else [aw.kind, list(aw.seats), aw.parent, aw.decision, aw.prompt]
+    awaiting = None if pos.awaiting is None else _awaiting(pos.awaiting)
     data = {
         "version": VERSION,
         "count": pos.count,
@@ -135,6 +137,19 @@ def snapshot(pos: Position) -> bytes:
         "sealed": {str(s): pos.rules.dump_action(a) for s, a in pos.sealed.items()},
         "shares": {str(s): _points(v) for s, v in pos.shares.items()},
         "secrets": {str(s): v.hex() for s, v in pos.secrets.items()},
+        "cards": [c.model_dump() for c in pos.cards],
+        "escrows": {str(s): escrow.encode_escrow(e) for s, e in pos.escrows.items()},
+        "published": {str(s): v.hex() for s, v in pos.published.items()},
+        "resigned": sorted(pos.resigned),
+        "handed": {str(s): v for s, v in pos.handed.items()},
+        "latest": pos.latest,
+        "since": pos.since,
+        "interrupt": _batch(pos.interrupt),
+        "virtual": {str(s): _virtual(pos, v) for s, v in pos.virtual.items()},
+        "unsealing": pos.unsealing,
+        "demand": None if pos.demand is None else _awaiting(pos.demand),
+        "frozen": pos.frozen,
+        "tail": pos.tail,
     }
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
 
@@ -156,7 +171,7 @@ def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) ->
         beacons=[bytes.fromhex(v) for v in data["beacons"]],
         revealed=data["revealed"],
         heads=[bytes.fromhex(v) for v in data["heads"]],
-        awaiting=None if aw is None else Awaiting(aw[0], tuple(aw[1]), aw[2], aw[3], aw[4]),
+        awaiting=None if aw is None else _unawaiting(aw),
         result=Result.model_validate(data["result"]) if data["result"] else None,
         table=_untable(genesis.game, data["table"]) if data["table"] is not None else None,
         reveal=Reveal.model_validate(data["reveal"]) if data["reveal"] else None,
@@ -169,6 +184,47 @@ def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) ->
         sealed={int(s): rules.load_action(a) for s, a in data["sealed"].items()},
         shares={int(s): [_point(p) for p in v] for s, v in data["shares"].items()},
         secrets={int(s): bytes.fromhex(v) for s, v in data["secrets"].items()},
+        cards=[IdentityCard.model_validate(c) for c in data["cards"]],
+        published={int(s): bytes.fromhex(v) for s, v in data["published"].items()},
+        resigned=set(data["resigned"]),
+        handed={int(s): v for s, v in data["handed"].items()},
+        latest=data["latest"],
+        since=data["since"],
+        interrupt=_unbatch(data["interrupt"]),
+        unsealing=data["unsealing"],
+        demand=None if data["demand"] is None else _unawaiting(data["demand"]),
+        frozen=data["frozen"],
+        tail=data["tail"],
     )
-    pos.last = pos.batch
+    pos.escrows = {
+        int(s): escrow.decode_escrow(e, len(holders(genesis, int(s))))
+        for s, e in data["escrows"].items()
+    }
+    pos.virtual = {int(s): _unvirtual(pos, v) for s, v in data["virtual"].items()}
+    pos.last = pos.interrupt or pos.batch
     return pos
+
+
+def _awaiting(aw: Awaiting) -> list[Any]:
+    return [aw.kind, list(aw.seats), aw.parent, aw.decision, aw.prompt]
+
+
+def _unawaiting(data: list[Any]) -> Awaiting:
+    return Awaiting(data[0], tuple(data[1]), data[2], data[3], data[4])
+
+
+def _virtual(pos: Position, value: Any) -> Any:
+    """A contribution made in the open: a stand-in's action, a secret, shares, a link."""
+    if isinstance(value, bytes):
+        return {"bytes": value.hex()}
+    if isinstance(value, list):
+        return {"points": _points(value)}
+    return {"action": pos.rules.dump_action(value)}
+
+
+def _unvirtual(pos: Position, data: dict[str, Any]) -> Any:
+    if "bytes" in data:
+        return bytes.fromhex(data["bytes"])
+    if "points" in data:
+        return [_point(p) for p in data["points"]]
+    return pos.rules.load_action(data["action"])

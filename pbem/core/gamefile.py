@@ -123,6 +123,17 @@ class RulesetPin(Strict):
     hash: Hex32
 
 
+class EscrowSetup(Strict):
+    """Who holds the escrowed seat secrets (DESIGN §11): ``others`` (every other seat,
+    all of them together), ``referees`` (the cards listed, who do not play), or ``none``
+    (then a call can only end the game). ``deal`` is the creator's own escrow (its join
+    envelope is the genesis); every other seat's is in its join envelope."""
+
+    mode: Literal["others", "referees", "none"]
+    referees: list[IdentityCard] = Field(max_length=MAX_SEATS)
+    deal: dict[str, Any] | None
+
+
 class Genesis(Signed):
     """Signed by the creator; fixes the game id, rules, options and seats."""
 
@@ -136,6 +147,10 @@ class Genesis(Signed):
     deck_key: Key = Field(description="the creator's deck key for sealed decks (DESIGN §7)")
     deck_proof: Sig = Field(description="proof that the creator knows the deck key's secret")
     chain: int = Field(ge=1, le=1 << 20, description="length of every seat's beacon chain")
+    deadline: int = Field(
+        ge=0, le=MAX_SAFE_INTEGER, description="seconds each decision may take; 0: none"
+    )
+    escrow: EscrowSetup
     time: Time
     signature: Sig
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -27,6 +27,7 @@ from pbem.core.canonical import b64d, canonical
 from pbem.core.errors import Rejected
 from pbem.core.gamefile import Batch, CachedState, Entry, Envelope, Genesis, Signed, signing_message
 from pbem.core.gamefile import step_hash as hash_of
+from pbem.core.keys import IdentityCard
 from pbem.core.randomness import Rng, chain_step, draw_value
 from pbem.core.rules import (
     Chance,
@@ -40,6 +41,9 @@ from pbem.core.rules import (
     Turn,
 )
 from pbem.core.tabletop import Tabletop
+
+if TYPE_CHECKING:
+    from pbem.core.escrow import Escrow
 
 
 class StepRejected(Rejected):
@@ -127,6 +131,39 @@ class Position:
     """The steps verified since this position was started or restored."""
     taken: list[tuple[int, Entry | Envelope]] = field(default_factory=list)
     """The entries and envelopes verified since then, with the index of their step."""
+    # ----- seats and dropouts (DESIGN §11) -----
+    cards: list[IdentityCard] = field(default_factory=list)
+    """The identity in force at each seat: the genesis's, or a substitute's after a
+    handover. Every step is checked against the key in force when it is made."""
+    escrows: dict[int, Escrow] = field(default_factory=dict)
+    """Each seat's escrowed secret: the commitments and the sealed shares."""
+    published: dict[int, bytes] = field(default_factory=dict)
+    """Seat secrets made public (a resignation, an escrow opened by a call): whatever
+    such a seat owes without a decision is made by the replay itself, in the open."""
+    resigned: set[int] = field(default_factory=set)
+    """Seats that resigned: a stand-in decides for them, in the open."""
+    handed: dict[int, str] = field(default_factory=dict)
+    """Seats handed over: the seat secret sealed to the substitute (HPKE)."""
+    latest: int = 0
+    """The latest claimed time of anything signed so far."""
+    since: int = 0
+    """Since when the current decision has been awaited (by the claims signed so far)."""
+    interrupt: Batch | None = None
+    """A call, a resignation or a handover being signed (it may follow an open batch)."""
+    virtual: dict[int, Any] = field(default_factory=dict)
+    """What seats contribute to the batch awaited now without an envelope: a stand-in's
+    action, or what a seat whose secret is public owes (made by the replay)."""
+    unsealing: int | None = None
+    """The seat whose escrow the holders are opening (after a call), if any."""
+    demand: Awaiting | None = None
+    """An interruption the game waits for before anything else (the escrow's opening)."""
+    frozen: bool = False
+    """The open batch was interrupted: it takes no more envelopes, it is closed for the
+    seats it still awaits."""
+    tail: str | None = None
+    """The hash of an interruption the next step must follow (it names it as parent)."""
+    links: dict[int, bytes] = field(default_factory=dict)
+    """Chain links of open seats taken for the batch being completed, by seat."""
 
     # ----- construction -----------------------------------------------------------------
 
@@ -136,6 +173,8 @@ class Position:
         names = [card.name for card in genesis.seats]
         pos = cls(rules=rules, genesis=genesis, genesis_hash=hash_of(genesis), names=names)
         pos._check_genesis()
+        pos.cards = list(genesis.seats)
+        pos.latest = pos.since = genesis.time
         seats = len(genesis.seats)
         pos.beacons = [b""] * seats
         pos.heads = [b""] * seats
@@ -146,6 +185,14 @@ class Position:
             genesis.game, genesis.creator, genesis.deck_key, genesis.deck_proof
         )
         pos.table = Tabletop(genesis.game, keys)
+        if genesis.escrow.mode != "none":
+            from pbem.core.dropouts import check_escrow
+
+            try:
+                escrow = check_escrow(pos, genesis.creator, genesis.escrow.deal)
+            except Rejected as exc:
+                raise Rejected(f"genesis: the creator's escrow: {exc}") from exc
+            pos.escrows[genesis.creator] = escrow
         others = tuple(s for s in range(seats) if s != genesis.creator)
         pos.awaiting = Awaiting("batch", others, pos.genesis_hash, "join")
         return pos
@@ -172,6 +219,16 @@ class Position:
             raise Rejected("genesis: two seats share one identity")
         if not 0 <= g.creator < n:
             raise Rejected(f"genesis: creator seat {g.creator} does not exist")
+        escrow = g.escrow
+        if (escrow.mode == "referees") != bool(escrow.referees):
+            raise Rejected("genesis: escrow referees are named exactly when the mode is referees")
+        if (escrow.mode == "none") != (escrow.deal is None):
+            raise Rejected("genesis: the creator escrows its secret exactly when escrow is on")
+        if escrow.mode == "others" and n < 3:
+            raise Rejected("genesis: with 2 seats, escrow by the other seat would hand it all")
+        keys = {c.sign_key for c in g.seats}
+        if any(r.sign_key in keys for r in escrow.referees):
+            raise Rejected("genesis: a referee of the escrow holds a seat")
         verify_signature(
             g.seats[g.creator].sign_key, g, "genesis: the creator's signature does not verify"
         )
@@ -196,19 +253,35 @@ class Position:
         """Seats whose signature the game waits for now."""
         if self.awaiting is None or self.awaiting.kind == "over":
             return ()
-        if self.awaiting.kind == "batch" and self.batch is not None:
-            done = {env.seat for env in self.batch.envelopes}
+        if self.awaiting.kind == "batch":
+            done = {env.seat for env in self.batch.envelopes} if self.batch else set()
+            done |= set(self.virtual)
             return tuple(s for s in self.awaiting.seats if s not in done)
         return self.awaiting.seats
+
+    @property
+    def file_head(self) -> str:
+        """The hash of the last step in the file: what an interruption names as parent."""
+        if self.demand is not None:
+            return self.demand.parent
+        if self.batch is not None and not self.frozen:
+            return hash_of(self.batch)
+        return self.head_hash
 
     # ----- adding steps -------------------------------------------------------------------------
 
     def add(self, step: Entry | Batch) -> None:
         """Verify and apply one whole step (a batch may be incomplete only if it is last)."""
+        from pbem.core.dropouts import INTERRUPTIONS
         from pbem.core.steps import add_entry
 
-        if self.batch is not None:
+        interrupting = isinstance(step, Batch) and step.decision in INTERRUPTIONS
+        if self.batch is not None and not interrupting:
             raise StepRejected(self.count, None, self.names, "follows a batch that is not complete")
+        if interrupting:
+            for env in step.envelopes:
+                self.add_envelope(env)
+            return
         if isinstance(step, Entry):
             add_entry(self, step)
             return
@@ -241,8 +314,15 @@ class Position:
 
     def add_envelope(self, env: Envelope) -> None:
         """Verify one envelope of the open batch (opening the batch if none is open)."""
+        from pbem.core.dropouts import INTERRUPTIONS, add_interruption
         from pbem.core.steps import complete_batch, envelope_body
 
+        if env.decision in INTERRUPTIONS:
+            add_interruption(self, env)
+            return
+        if self.interrupt is not None or self.demand is not None or self.frozen:
+            reason = "the game waits for the interruption signed after the open decision"
+            raise StepRejected(self.count, env.seat, self.names, reason)
         opening = self.batch is None
         seat = env.seat
         if opening:
@@ -262,7 +342,7 @@ class Position:
                 raise StepRejected(
                     index, seat, self.names, f"this seat is not awaited for {aw.decision!r}"
                 )
-        self.check_signed(index, env, aw)
+        self.check_signed(index, env, aw.parent)
         if env.decision != aw.decision:
             raise StepRejected(
                 index,
@@ -281,11 +361,15 @@ class Position:
         if opening:
             self.count += 1
         self.signatures += 1
+        self.latest = max(self.latest, env.time)
+        if env.decision != "join":
+            self.consume_preimage(seat, env.preimage)
         self.taken.append((index, env))
-        if len(envelopes) == len(aw.seats):
+        if len(envelopes) + len(self.virtual) == len(aw.seats):
             done, self.batch = self.batch, None
             try:
                 complete_batch(self, done, index)
+                self.settle()
             except (Rejected, RulesError, ValidationError) as exc:
                 if isinstance(exc, StepRejected):
                     raise
@@ -307,22 +391,27 @@ class Position:
             )
         return aw
 
-    def check_signed(self, index: int, item: Entry | Envelope, aw: Awaiting) -> None:
-        """Game id, hash link, signature and beacon preimage, in the order an auditor wants."""
+    def check_signed(self, index: int, item: Entry | Envelope, parent: str) -> None:
+        """Game id, hash link, signature (by the key in force for the seat) and beacon
+        preimage, in the order an auditor wants."""
+        from pbem.core.dropouts import signer_card
+
         seat = item.seat
         if item.game != self.genesis.game:
             raise StepRejected(
                 index, seat, self.names, "belongs to another game (replayed from elsewhere)"
             )
-        if item.parent != aw.parent:
+        if item.parent != parent:
             raise StepRejected(
                 index, seat, self.names, "names the wrong parent step (broken hash link or replay)"
             )
         verify_signature(
-            self.genesis.seats[seat].sign_key,
+            signer_card(self, seat).sign_key,
             item,
             str(StepRejected(index, seat, self.names, "bad signature")),
         )
+        if seat >= len(self.cards):  # a referee: it keeps no beacon chain here
+            return
         if isinstance(item, Envelope) and item.decision == "join":
             if item.preimage:
                 raise StepRejected(index, seat, self.names, "a join envelope reveals no preimage")
@@ -361,18 +450,14 @@ class Position:
         decision = self.rules.pending(self.state)
         if isinstance(decision, Chance):
             supplier = self.genesis.creator if setup else self.supplier()
-            self.awaiting = Awaiting("beacon", (supplier,), parent, "beacon", decision.reason)
+            self.advance_to(Awaiting("beacon", (supplier,), parent, "beacon", decision.reason))
         elif isinstance(decision, Turn):
-            self.awaiting = Awaiting("turn", (decision.seat,), parent, "turn", decision.prompt)
+            self.advance_to(Awaiting("turn", (decision.seat,), parent, "turn", decision.prompt))
         elif isinstance(decision, Parallel):
             kind = "commit" if decision.sealed else "act"
-            self.awaiting = Awaiting(
-                "batch",
-                tuple(sorted(decision.seats)),
-                parent,
-                f"{kind}:{decision.name}",
-                decision.prompt,
-            )
+            seats = tuple(sorted(decision.seats))
+            name = f"{kind}:{decision.name}"
+            self.advance_to(Awaiting("batch", seats, parent, name, decision.prompt))
         elif isinstance(decision, Reveal):
             for handle in decision.items:
                 self.table.ciphertext(handle)
@@ -380,27 +465,77 @@ class Position:
             seats = tuple(s for s in range(len(self.names)) if s != decision.to)
             who = "everyone" if decision.to is None else self.names[decision.to]
             prompt = f"open {len(decision.items)} sealed item(s) to {who}"
-            self.awaiting = Awaiting("batch", seats, parent, "share", prompt)
+            self.advance_to(Awaiting("batch", seats, parent, "share", prompt))
         elif isinstance(decision, Reshuffle):
             self.table.add_decks({decision.deck: decision.items})
             self.reshuffle = decision
             prompt = f"shuffle deck {decision.deck}"
-            self.awaiting = Awaiting("shuffle", (0,), parent, "shuffle", prompt)
+            self.advance_to(Awaiting("shuffle", (0,), parent, "shuffle", prompt))
         elif isinstance(decision, Over):
             if self.table.items:
                 self.final = decision.result
                 seats = tuple(range(len(self.names)))
                 prompt = "disclose deck secrets"
-                self.awaiting = Awaiting("batch", seats, parent, "disclose", prompt)
+                self.advance_to(Awaiting("batch", seats, parent, "disclose", prompt))
             else:
                 self.result = decision.result
-                self.awaiting = Awaiting("over", (), parent, "over")
+                self.advance_to(Awaiting("over", (), parent, "over"))
+
+    def advance_to(self, awaiting: Awaiting) -> None:
+        """Await ``awaiting`` from now on (after the interruption that closed the last
+        step, if one did: then it is the parent), with a fresh deadline."""
+        if self.tail is not None:
+            awaiting, self.tail = replace(awaiting, parent=self.tail), None
+        self.awaiting = awaiting
+        self.since = self.latest
+        self.virtual = {}
+
+    def note(self, text: str) -> None:
+        """Add to the last history line what happened in the open after it."""
+        if self.records:
+            last = self.records[-1]
+            last.summary = f"{last.summary}; in the open: {text}"
 
     def supplier(self) -> int:
         """The seat after the author of the causing step: it could not know its own next
-        preimage's effect when the author chose, and the author cannot know the preimage."""
+        preimage's effect when the author chose, and the author cannot know the preimage.
+        Seats whose secret is public are passed over: their links are known to all."""
         author = self.author if self.author is not None else self.genesis.creator
-        return (author + 1) % len(self.names)
+        n = len(self.names)
+        for k in range(1, n + 1):
+            seat = (author + k) % n
+            if seat not in self.published and (seat != author or k == n):
+                return seat
+        raise Rejected("every seat's secret is public: nobody can supply randomness")
+
+    def settle(self) -> None:
+        """Make what the replay can make itself: the steps of seats whose secret is
+        public, a stand-in's decisions (DESIGN §11)."""
+        from pbem.core.dropouts import settle
+
+        settle(self)
+
+    def reparent(self, digest: str) -> None:
+        """After an interruption: what was awaited is awaited after it, afresh."""
+        aw = self.awaiting
+        if aw is not None and aw.kind != "over":
+            self.awaiting = replace(aw, parent=digest)
+            self.since = self.latest
+        self.tail = None
+
+    def close_after(self, digest: str) -> None:
+        """An interruption completed: what comes next follows it (and an open batch it
+        interrupted is closed with what the stand-in or the open secrets give)."""
+        if self.batch is None:
+            self.reparent(digest)
+        else:
+            self.tail = digest
+
+    def end_early(self) -> None:
+        """A call with no escrow to open: the game ends, scored as it stands."""
+        self.result = self.rules.result_now(self.state)
+        self.batch = None
+        self.advance_to(Awaiting("over", (), self.head_hash, "over"))
 
     # ----- reading out ---------------------------------------------------------------------------
 

@@ -304,6 +304,21 @@ class Ruleset(ABC):
 
     # ----- bots --------------------------------------------------------------------------------
 
+    # ----- dropouts (DESIGN §11) -------------------------------------------------------------
+
+    can_end_early: ClassVar[bool] = False
+    """Whether a game can be scored as it stands (a call when no escrow can be opened)."""
+
+    def stand_in(self, state: BaseModel, seat: int, rng: Rng) -> Any:
+        """The move made for ``seat`` when it was called or resigned: public, and knowing
+        only what the public state shows (nobody holds the seat's private knowledge while
+        it decides in the open). By default a random legal move."""
+        return self.random_action(state, seat, rng)
+
+    def result_now(self, state: BaseModel) -> Result:
+        """The game scored as it stands, for a game ended early by a call."""
+        raise NotImplementedError(f"{self.id} cannot be scored before its end")
+
     def random_action(self, state: BaseModel, seat: int, rng: Rng) -> Any:
         """A uniformly random legal action (the ``random`` bot)."""
         return rng.choice(self.legal_actions(state, seat))

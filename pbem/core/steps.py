@@ -93,7 +93,7 @@ class ShuffleEntry:
         self, pos: Position, entry: Entry, prepared: Any, link: bytes, digest: str, aw: Awaiting
     ) -> None:
         if entry.seat + 1 < len(pos.names):
-            pos.awaiting = Awaiting("shuffle", (entry.seat + 1,), digest, "shuffle")
+            pos.advance_to(Awaiting("shuffle", (entry.seat + 1,), digest, "shuffle"))
             return
         pos.table.unshuffled = []
         if pos.reshuffle is None:
@@ -115,7 +115,7 @@ ENTRIES: dict[str, EntryKind] = {
 def add_entry(pos: Position, entry: Entry) -> None:
     index = pos.count
     aw = pos.expect(entry.kind, index, entry.seat)
-    pos.check_signed(index, entry, aw)
+    pos.check_signed(index, entry, aw.parent)
     kind = ENTRIES[entry.kind]
     try:
         summary, prepared = kind.check(pos, entry)
@@ -125,10 +125,12 @@ def add_entry(pos: Position, entry: Entry) -> None:
     digest = hash_of(entry)
     pos.count += 1
     pos.signatures += 1
+    pos.latest = max(pos.latest, entry.time)
     pos.last = entry
     pos.taken.append((index, entry))
     pos.records.append(Record(index, entry.kind, [entry.seat], summary, digest))
     kind.apply(pos, entry, prepared, link, digest, aw)
+    pos.settle()
 
 
 # ----- batches ------------------------------------------------------------------------------
@@ -147,11 +149,25 @@ class Join:
     that it knows the key's secret (a rogue key could otherwise cancel the others')."""
 
     def body(self, pos: Position, batch: Batch, env: Envelope) -> None:
+        from pbem.core.dropouts import check_escrow
+
         body = env.body
-        if set(body) != {"head", "deck_key", "deck_proof"}:
-            raise Rejected("a join body holds exactly 'head', 'deck_key' and 'deck_proof'")
+        if set(body) != {"head", "deck_key", "deck_proof", "escrow"}:
+            raise Rejected(
+                "a join body holds exactly 'head', 'deck_key', 'deck_proof' and 'escrow'"
+            )
         b64d(body["head"], size=32, what="chain head")
-        Tabletop.check_key(pos.genesis.game, env.seat, body["deck_key"], body["deck_proof"])
+        key = Tabletop.check_key(pos.genesis.game, env.seat, body["deck_key"], body["deck_proof"])
+        if pos.genesis.escrow.mode == "none":
+            if body["escrow"] is not None:
+                raise Rejected("this game has no escrow: the join escrows nothing")
+            return
+        pos.table.keys[env.seat] = key  # the escrow's commitments start from it
+        try:
+            pos.escrows[env.seat] = check_escrow(pos, env.seat, body["escrow"])
+        except Rejected:
+            pos.table.keys[env.seat] = b""
+            raise
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
         for env in batch.envelopes:
@@ -163,7 +179,7 @@ class Join:
         items = pos.rules.sealed_decks(pos.genesis.options, len(pos.names))
         if items:
             pos.table.add_decks(items)
-            pos.awaiting = Awaiting("shuffle", (0,), digest, "shuffle")
+            pos.advance_to(Awaiting("shuffle", (0,), digest, "shuffle"))
         else:
             pos.advance(digest, setup=True)
         return "every seat joined"
@@ -179,12 +195,13 @@ class Act:
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
         actions = {e.seat: pos.rules.load_action(e.body["action"]) for e in batch.envelopes}
+        actions.update(pos.virtual)  # stand-ins' actions, in the open
         summary = _apply_parallel(pos, batch, actions)
         if isinstance(pos.rules.pending(pos.state), Chance):
             # Whoever signed an open action last knew every preimage in this batch when it
             # chose: the draw waits for preimages revealed after every choice was signed.
             seats = tuple(e.seat for e in batch.envelopes)
-            pos.awaiting = Awaiting("batch", seats, digest, "beacon", "supply randomness")
+            pos.advance_to(Awaiting("batch", seats, digest, "beacon", "supply randomness"))
             return summary
         _after_batch(pos, batch, digest)
         return summary
@@ -207,8 +224,11 @@ class Commit:
         seats = tuple(e.seat for e in batch.envelopes)
         name = batch.decision.partition(":")[2]
         pos.commit = batch
-        pos.awaiting = Awaiting("batch", seats, digest, f"reveal:{name}", "reveal")
-        return f"sealed {name}: " + ", ".join(pos.names[s] for s in seats)
+        stand_ins = dict(pos.virtual)  # decided in the open: nothing to reveal
+        summary = f"sealed {name}: " + ", ".join(pos.names[s] for s in seats)
+        pos.advance_to(Awaiting("batch", seats, digest, f"reveal:{name}", "reveal"))
+        pos.sealed.update(stand_ins)
+        return summary
 
 
 class RevealSealed:
@@ -233,7 +253,7 @@ class RevealSealed:
         pos.sealed[env.seat] = action
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
-        actions, pos.sealed = pos.sealed, {}
+        actions, pos.sealed = {**pos.sealed, **pos.virtual}, {}
         pos.commit = None
         summary = _apply_parallel(pos, batch, actions)
         _after_batch(pos, batch, digest)
@@ -260,7 +280,7 @@ class Share:
         pos.shares[env.seat] = pos.table.check_shares(env.seat, env.body, pos.reveal, batch.parent)
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
-        reveal, shares = pos.reveal, pos.shares
+        reveal, shares = pos.reveal, {**pos.shares, **pos.virtual}
         assert reveal is not None
         pos.reveal, pos.shares = None, {}
         if reveal.to is None:
@@ -283,9 +303,9 @@ class Disclose:
         pos.secrets[env.seat] = pos.table.check_disclosure(env.seat, env.body)
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
-        pos.table.audit(pos.secrets, pos.names)
+        pos.table.audit({**pos.secrets, **pos.virtual}, pos.names)
         pos.result = pos.final
-        pos.awaiting = Awaiting("over", (), digest, "over")
+        pos.advance_to(Awaiting("over", (), digest, "over"))
         return "deck secrets disclosed; every shuffle audited"
 
 
@@ -312,15 +332,23 @@ def envelope_body(pos: Position, batch: Batch, env: Envelope) -> None:
 
 
 def complete_batch(pos: Position, batch: Batch, index: int) -> None:
-    """Take the chain links of a complete batch, then act on it."""
-    digest = hash_of(batch)
-    if batch.decision != "join":
-        for env in batch.envelopes:
-            pos.consume_preimage(env.seat, env.preimage)
+    """Take the chain links of a complete batch (those of open seats too, made here), then
+    act on it. A batch made up entirely in the open (every seat it awaited is open or a
+    stand-in) is no step of the file: its history line joins the last one."""
+    from pbem.core.dropouts import open_link
+
+    digest = hash_of(batch) if batch.envelopes else pos.head_hash
+    if batch.decision != "join":  # the envelopes' links were taken as they arrived
+        for seat in sorted(pos.virtual):
+            if seat in pos.published:
+                pos.links[seat] = open_link(pos, seat)
     summary = _kind(batch).complete(pos, batch, index, digest)
     seats = [e.seat for e in batch.envelopes]
     kind = batch.decision.partition(":")[0]
-    pos.records.append(Record(index, kind, seats, summary, digest))
+    if batch.envelopes:
+        pos.records.append(Record(index, kind, seats, summary, digest))
+    else:
+        pos.note(summary)
 
 
 def _apply_parallel(pos: Position, batch: Batch, actions: dict[int, Any]) -> str:
@@ -331,9 +359,11 @@ def _apply_parallel(pos: Position, batch: Batch, actions: dict[int, Any]) -> str
 
 
 def _after_batch(pos: Position, batch: Batch, digest: str) -> None:
-    """A draw from the batch's links if the rules need one (DESIGN §5), then what is next."""
+    """A draw from the batch's links if the rules need one (DESIGN §5), then what is next.
+    The links are the envelopes' and those of open seats made here, in seat order."""
     if isinstance(pos.rules.pending(pos.state), Chance):
-        links = [b64d(e.preimage) for e in batch.envelopes]
-        pos.draw(b"batch", bytes.fromhex(batch.parent), *links)
+        links = {e.seat: b64d(e.preimage) for e in batch.envelopes} | pos.links
+        pos.draw(b"batch", bytes.fromhex(batch.parent), *(links[s] for s in sorted(links)))
     pos.author = None
+    pos.links = {}
     pos.advance(digest)

@@ -208,7 +208,7 @@ def signature_ok(key: bytes, kind: str, obj: dict[str, Any], where: str) -> None
 # ----- the whole file ----------------------------------------------------------------------
 
 GENESIS = {"game", "ruleset", "options", "seats", "creator", "head", "deck_key"}
-GENESIS |= {"deck_proof", "chain", "time", "signature"}
+GENESIS |= {"deck_proof", "chain", "deadline", "escrow", "time", "signature"}
 ENTRY = {"kind", "game", "parent", "seat", "time", "body", "preimage", "signature"}
 ENVELOPE = ENTRY | {"decision"}
 
@@ -320,7 +320,9 @@ class Verifier:
                 raise Invalid(f"{at}: not an envelope of this batch")
             seats.append(self.signed(env, "envelope", parent, at))
             if decision == "join":
-                body = members(env["body"], {"head", "deck_key", "deck_proof"}, f"{at}.body")
+                body = members(
+                    env["body"], {"head", "deck_key", "deck_proof", "escrow"}, f"{at}.body"
+                )
                 binary(body["deck_key"], 32, f"{at}.body.deck_key")
                 binary(body["deck_proof"], 64, f"{at}.body.deck_proof")
                 heads[env["seat"]] = binary(body["head"], 32, f"{at}.body.head")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.core.author import act, automatic, beacon_chain
+from pbem.core.author import act, automatic, beacon_chain, deck_secret
 from pbem.core.canonical import b64d
 from pbem.core.randomness import Rng, chain_step, draw_value
 from pbem.core.rules import Turn
@@ -47,12 +47,16 @@ def test_a_turn_is_followed_by_a_beacon_from_the_next_seat() -> None:
     assert replay.state.scores[0] == score_before + (3 if won else 0)
 
 
-def test_chains_are_derived_from_the_identity_and_game() -> None:
+def test_chains_are_derived_from_the_seat_secret_and_game() -> None:
+    """From the seat secret, itself derived from the identity and the game: whoever holds
+    the secret (the seat, or its escrow holders after a call) makes the same links."""
     replay, ids = guess_game(2, seed=23)
-    chain = beacon_chain(ids[0], replay.genesis.game, replay.genesis.chain)
+    x = deck_secret(ids[0], replay.genesis.game)
+    chain = beacon_chain(x, replay.genesis.game, replay.genesis.chain)
     assert b64d(replay.genesis.head) == chain[0]
     other, _ = guess_game(2, seed=24)
-    assert beacon_chain(ids[0], other.genesis.game, other.genesis.chain)[0] != chain[0]
+    y = deck_secret(ids[0], other.genesis.game)
+    assert beacon_chain(y, other.genesis.game, other.genesis.chain)[0] != chain[0]
 
 
 def test_a_draw_after_open_actions_waits_for_a_beacon_batch() -> None:

@@ -25,6 +25,7 @@ from pbem.core.rules import (
     OptionHelp,
     Over,
     Parallel,
+    Result,
     RulesError,
     Ruleset,
     Turn,
@@ -221,6 +222,12 @@ class Rattaneer(Ruleset):
 
     def bots(self) -> dict[str, Bot]:
         return {**super().bots(), "greedy": greedy}
+
+    can_end_early = True
+
+    def result_now(self, state: State) -> Result:
+        """A game ended by a call (no escrow to open): R-8 as it stands (a ruling)."""
+        return scoring.result(state, state.options.card_set())
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         """Also the card file's schema, for whoever writes another card set (R-9)."""

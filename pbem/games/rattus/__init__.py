@@ -13,8 +13,17 @@ from typing import Any
 
 from pbem.core.randomness import Rng
 from pbem.core.rulebook import Topic
-from pbem.core.rules import Bot, Decision, OptionHelp, Reshuffle, Reveal, RulesError, Ruleset
-from pbem.games.rattus import bots, data, flow, notation, protection, setup, text, topics
+from pbem.core.rules import (
+    Bot,
+    Decision,
+    OptionHelp,
+    Reshuffle,
+    Result,
+    Reveal,
+    RulesError,
+    Ruleset,
+)
+from pbem.games.rattus import bots, data, flow, notation, protection, scoring, setup, text, topics
 from pbem.games.rattus.actions import Action, Protect
 from pbem.games.rattus.state import Options, State, copy
 
@@ -164,6 +173,16 @@ class Rattus(Ruleset):
 
     def bots(self) -> dict[str, Bot]:
         return {**super().bots(), "greedy": bots.greedy}
+
+    can_end_early = True
+
+    def result_now(self, state: State) -> Result:
+        """A game ended by a call (no escrow to open): T-9.4 as it stands, ties broken as
+        if the seat to move now had triggered the end (a ruling: RULINGS.md)."""
+        ended = state.model_copy(deep=True)
+        if ended.trigger is None:
+            ended.trigger = flow.awaited(ended)
+        return scoring.result(ended)
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         """State and actions, and the data files' schemas, so that a corrected data file
