@@ -64,6 +64,22 @@ def _card(spec: str, keyring: Keyring) -> IdentityCard:
     help="An identity card file, or a name in your keyring; in seat order.",
 )
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option.")
+@click.option(
+    "--deadline",
+    metavar="TIME",
+    help="How long each decision may take before the others may call: 90m, 72h, 3d "
+    "(units s, m, h, d). Default: none (nobody can be called).",
+)
+@click.option(
+    "--escrow",
+    "escrow",
+    multiple=True,
+    metavar="WHO",
+    help="Who holds each seat's escrowed secret: 'others' (every other seat, all "
+    "together; the default with 3 or more seats), referees' cards (files or names, who do "
+    "not play; repeat the option), or 'none' (the default with 2 seats; a call can then "
+    "only end the game).",
+)
 @as_option
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True)
 @json_option
@@ -72,6 +88,8 @@ def new(
     ruleset: str,
     seats: tuple[str, ...],
     options: tuple[str, ...],
+    deadline: str | None,
+    escrow: tuple[str, ...],
     as_name: str | None,
     output: Path,
     as_json: bool,
@@ -86,14 +104,53 @@ def new(
         raise UsageError(str(exc)) from exc
     if output.exists():
         raise UsageError(f"{output}: exists already; choose a new file name")
+    mode, referees = _escrow(escrow, cards, keyring)
     me = identity(as_name, cards)
     store = Store()
-    replay = new_game(rules, parsed, cards, me)
+    replay = new_game(
+        rules,
+        parsed,
+        cards,
+        me,
+        deadline=duration(deadline) if deadline else 0,
+        escrow=mode,
+        referees=referees,
+    )
     imported = store.import_game(replay.to_file(), "created here")
     store.export_to(replay.genesis.game, output)
     report, lines = next_steps(imported.head.position, str(output), me.card)
     report["game"] = replay.genesis.game
     emit(as_json, report, [f"created {ruleset} game {replay.genesis.game} in {output}", *lines])
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration(text: str) -> int:
+    """``90m``, ``72h``, ``3d`` as seconds (a whole number and one unit)."""
+    number, unit = text[:-1], text[-1:]
+    if unit not in _UNITS or not number.isdigit() or int(number) == 0:
+        raise UsageError(f"--deadline takes a whole number and a unit s, m, h or d, not {text!r}")
+    return int(number) * _UNITS[unit]
+
+
+def _escrow(
+    specs: tuple[str, ...], cards: list[IdentityCard], keyring: Keyring
+) -> tuple[str, list[IdentityCard]]:
+    """The escrow mode and referees from ``--escrow`` (defaults: DESIGN §11)."""
+    if not specs:
+        return ("others" if len(cards) >= 3 else "none"), []
+    if specs in (("others",), ("none",)):
+        if specs == ("others",) and len(cards) < 3:
+            raise UsageError(
+                "--escrow others with 2 seats would give the other player your secrets: "
+                "name referees (--escrow CARD) or --escrow none"
+            )
+        return specs[0], []
+    if "others" in specs or "none" in specs:
+        raise UsageError("--escrow takes 'others', 'none', or referees' cards, not a mixture")
+    referees = [_card(spec, keyring) for spec in specs]
+    return "referees", referees
 
 
 @click.command()

@@ -23,7 +23,8 @@ from pbem.cli.common import (
     reports_errors,
     seat_of_card,
 )
-from pbem.core.author import describe_awaiting, own_sealed_action, private_knowledge
+from pbem.core.author import describe_awaiting, own_sealed_action, private_knowledge, utc_now
+from pbem.core.dropouts import describe_interrupt, due, waiting
 from pbem.core.errors import UsageError
 from pbem.core.keys import IdentityCard
 from pbem.core.position import Position
@@ -91,6 +92,13 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
         scores = ", ".join(f"{n} {s}" for n, s in zip(pos.names, result.scores, strict=True))
         out.append(f"game over: {winners} won; scores {scores}")
     out.append(f"awaiting: {report['awaiting']}")
+    waited = waiting(pos, utc_now())
+    if waited:
+        out.append(waited)
+    report["waiting"] = waited
+    report["deadline"] = due(pos)
+    if pos.interrupt is not None:
+        out.append(f"being signed: a {pos.interrupt.decision} ({describe_interrupt(pos)})")
     out += _owed(opened, target, seat)
     emit(as_json, report, out)
 

@@ -287,10 +287,17 @@ def automatic(
 ) -> int:
     """Make every step the seat owes that needs no decision: its join, its shuffle of the
     sealed decks, a beacon supply, the reveal of its sealed action once all have committed,
-    decryption shares, and its deck secret at the end. Returns how many it made."""
+    decryption shares, its deck secret at the end, and, as an escrow holder, its share when
+    a call opens an escrow. Returns how many it made."""
+    from pbem.core.rescue import check_my_shares, signer_of, unseal
+
+    made = int(unseal(replay, identity, clock=clock, journal=journal))
+    if signer_of(replay, identity) >= len(replay.cards):
+        return made  # a referee: it owes nothing else
     seat = seat_of(replay, identity)
-    made = 0
-    while seat in replay.remaining():
+    if replay.escrows and replay.awaiting is not None and replay.awaiting.decision != "join":
+        check_my_shares(replay, identity)
+    while seat in replay.remaining() and replay.interrupt is None and replay.demand is None:
         aw = replay.awaiting
         assert aw is not None
         game = replay.genesis.game
@@ -400,6 +407,15 @@ def describe_awaiting(replay: Replay) -> str:
         return "nothing"
     if aw.kind == "over":
         return "nothing: the game is over"
+    if replay.demand is not None and replay.unsealing is not None:
+        from pbem.core.dropouts import signer_card
+
+        done = {e.seat for e in replay.interrupt.envelopes} if replay.interrupt else set()
+        holders = [signer_card(replay, s).name for s in replay.demand.seats if s not in done]
+        return (
+            f"{', '.join(holders)} to open {replay.names[replay.unsealing]}'s escrowed "
+            "secret (automatic)"
+        )
     names = ", ".join(replay.names[s] for s in replay.remaining())
     what = {
         "join": "to join",

@@ -149,6 +149,7 @@ def snapshot(pos: Position) -> bytes:
         "unsealing": pos.unsealing,
         "demand": None if pos.demand is None else _awaiting(pos.demand),
         "frozen": pos.frozen,
+        "batch_at": pos.batch_at,
         "tail": pos.tail,
     }
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
@@ -194,6 +195,7 @@ def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) ->
         unsealing=data["unsealing"],
         demand=None if data["demand"] is None else _unawaiting(data["demand"]),
         frozen=data["frozen"],
+        batch_at=data["batch_at"],
         tail=data["tail"],
     )
     pos.escrows = {

@@ -84,6 +84,63 @@ def signer_card(pos: Position, signer: int) -> IdentityCard:
     return pos.genesis.escrow.referees[signer - n]
 
 
+def due(pos: Position) -> int | None:
+    """When the deadline of what is awaited now passes (UTC seconds, by the claimed times
+    signed so far), or None when the game has no deadline or awaits nothing."""
+    aw = pos.awaiting
+    if not pos.genesis.deadline or aw is None or aw.kind == "over" or not pos.remaining():
+        return None
+    return pos.since + pos.genesis.deadline
+
+
+def waiting(pos: Position, now: int) -> str:
+    """How long the awaited seats have been awaited and when their deadline passes, in
+    words (empty when nothing is awaited)."""
+    if pos.awaiting is None or pos.awaiting.kind == "over" or not pos.remaining():
+        return ""
+    names = ", ".join(pos.names[s] for s in pos.remaining())
+    line = f"{names} awaited since {_when(pos.since)} ({_span(now - pos.since)})"
+    deadline = due(pos)
+    if deadline is None:
+        return line + "; no deadline"
+    if now >= deadline:
+        return line + f"; the deadline passed {_span(now - deadline)} ago: the others may call"
+    return line + f"; the deadline passes at {_when(deadline)} (in {_span(deadline - now)})"
+
+
+def _when(seconds: int) -> str:
+    import datetime
+
+    moment = datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC)
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _span(seconds: int) -> str:
+    seconds = max(0, seconds)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        return f"{days}d {hours}h"
+    if hours:
+        return f"{hours}h {minutes}m"
+    return f"{minutes}m"
+
+
+def describe_interrupt(pos: Position) -> str:
+    """Who has signed the open interruption, and who must still."""
+    batch = pos.interrupt
+    if batch is None:
+        return ""
+    kind = KINDS[batch.decision]
+    signers = kind.signers(pos, batch.envelopes[0].body)
+    done = {e.seat for e in batch.envelopes}
+    name = lambda s: signer_card(pos, s).name  # noqa: E731
+    signed = ", ".join(name(s) for s in sorted(done))
+    still = ", ".join(name(s) for s in signers if s not in done)
+    return f"signed by {signed}; still to sign: {still or 'nobody'}"
+
+
 def active(pos: Position) -> list[int]:
     return [s for s in range(len(pos.cards)) if s not in pos.resigned]
 
@@ -209,6 +266,8 @@ class Call:
             raise Rejected("'end' is true or false")
         if env.seat in remaining:
             raise Rejected("a seat that is awaited itself cannot call")
+        if batch.envelopes and canonical(batch.envelopes[0].body) != canonical(body):
+            raise Rejected("every caller names the same seats, decision and ending")
         deadline = pos.genesis.deadline
         if not deadline:
             raise Rejected("this game has no deadline: nobody can be called")
@@ -233,10 +292,13 @@ class Call:
         assert aw is not None
         if _decides(aw):
             links = [b64d(e.preimage) for e in batch.envelopes]
+            moves = []
             for seat in called:
-                pos.virtual[seat] = stand_in(pos, seat, stand_in_rng(pos, seat, links))
+                action = stand_in(pos, seat, stand_in_rng(pos, seat, links))
+                pos.virtual[seat] = action
+                moves.append(pos.rules.summary(pos.state, seat, action, pos.names))
             pos.close_after(digest)
-            return f"call on {names}: the stand-in decides, in the open"
+            return f"call on {names}: the stand-in plays, in the open: {'; '.join(moves)}"
         (seat,) = called if len(called) == 1 else (None,)
         if seat is None:
             raise Rejected("an escrow is opened for one seat at a time: call them one by one")
@@ -356,7 +418,9 @@ def _concerns(pos: Position, seats: list[int]) -> None:
     """An interruption may follow an open batch only if it concerns every seat that batch
     still awaits (then it closes it); otherwise nothing may be open."""
     if pos.batch is not None and sorted(pos.remaining()) != sorted(seats):
-        raise Rejected("wait until the other seats of the open decision have answered")
+        raise Rejected(
+            "wait until the other seats of the open decision have answered (or resign on a turn)"
+        )
 
 
 KINDS: dict[str, Any] = {
@@ -402,13 +466,13 @@ def add_interruption(pos: Position, env: Envelope) -> None:
         raise fail(reason_of(exc)) from exc
     if not 0 <= seat < len(pos.cards) + len(pos.genesis.escrow.referees):
         raise StepRejected(index, None, pos.names, f"signer {seat} does not exist")
-    if seat not in signers or (seat >= len(pos.cards) and env.decision != "unseal"):
-        raise fail(f"this seat does not sign this {env.decision}")
     pos.check_signed(index, env, batch.parent)
     try:
         kind.check(pos, batch, env)
     except (Rejected, RulesError, ValueError) as exc:
         raise fail(reason_of(exc)) from exc
+    if seat not in signers or (seat >= len(pos.cards) and env.decision != "unseal"):
+        raise fail(f"this seat does not sign this {env.decision}")
     envelopes = sorted([*batch.envelopes, env], key=lambda e: e.seat)
     pos.interrupt = pos.last = Batch.model_construct(
         kind="batch", parent=batch.parent, decision=batch.decision, envelopes=envelopes
@@ -457,7 +521,7 @@ def settle(pos: Position) -> None:
                     pos.virtual[seat] = made
             if pos.remaining():
                 return
-            index = pos.count - 1 if pos.batch is not None else pos.count
+            index = pos.batch_at if pos.batch is not None else pos.count
             pos.batch, pos.frozen = None, False
             complete_batch(pos, batch, index)
             continue
@@ -491,7 +555,7 @@ def _turn_in_the_open(pos: Position, seat: int) -> None:
         open_link(pos, seat)
     summary = pos.rules.summary(pos.state, seat, action, pos.names)
     pos.state = pos.rules.apply(pos.state, seat, action)
-    pos.note(f"stand-in for {pos.names[seat]}: {summary}")
+    pos.note(f"the stand-in plays {summary}")
     pos.author = seat
     pos.advance(pos.head_hash)
 

@@ -5,6 +5,7 @@ notation, the checks, the journal and the signing are the same whatever asks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbem.core.author import act, automatic, describe_awaiting, seat_of
@@ -56,6 +57,26 @@ def play_moves(store: Store, game: str, me: Identity, moves: list[str], source: 
             raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
         store.save(pos, source)
     return Played(pos, done, left, made)
+
+
+def sign_in_store(
+    store: Store,
+    game: str,
+    me: Identity,
+    sign: Callable[[Position, Journal], str],
+    source: str,
+) -> tuple[Position, str]:
+    """Any other signing command (a call, a resignation, a handover): ``sign`` signs on the
+    store's newest head, the automatic steps owed before and after are made, and all is
+    kept in one transaction (journal first). Returns the position and ``sign``'s words."""
+    with store.writing():
+        pos = store.head(game).position
+        journal = Journal(store)
+        automatic(pos, me, journal=journal)
+        said = sign(pos, journal)
+        automatic(pos, me, journal=journal)
+        store.save(pos, source)
+    return pos, said
 
 
 def _not_yours(journal: Journal, pos: Position, seat: int, move: str) -> str:

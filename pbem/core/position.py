@@ -157,6 +157,8 @@ class Position:
     """The seat whose escrow the holders are opening (after a call), if any."""
     demand: Awaiting | None = None
     """An interruption the game waits for before anything else (the escrow's opening)."""
+    batch_at: int = 0
+    """The step index of the open batch (an interruption may follow it)."""
     frozen: bool = False
     """The open batch was interrupted: it takes no more envelopes, it is closed for the
     seats it still awaits."""
@@ -359,6 +361,7 @@ class Position:
             kind="batch", parent=batch.parent, decision=batch.decision, envelopes=envelopes
         )
         if opening:
+            self.batch_at = index
             self.count += 1
         self.signatures += 1
         self.latest = max(self.latest, env.time)

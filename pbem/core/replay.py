@@ -32,10 +32,10 @@ class Replay(Position):
             self.steps.append(step)
 
     def add_envelope(self, env: Envelope) -> None:
-        opening = self.batch is None
+        before = self.count
         super().add_envelope(env)
         assert self.last is not None
-        if opening:
+        if self.count > before:  # it opened a step: a batch, or an interruption after one
             self.steps.append(self.last)
         else:
             self.steps[-1] = self.last

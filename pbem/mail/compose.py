@@ -58,11 +58,17 @@ def choose_recipients(
 ) -> Recipients:
     """The awaited seats (everyone once the game is over, or with ``to="all"``) in To, the
     other players in Cc unless ``cc="none"``; never the sender."""
-    seats = replay.genesis.seats
+    seats = replay.cards
     mine = me.sign_key if me is not None else None
     everyone = [c for c in seats if c.sign_key != mine]
     if to == "all" or replay.result is not None:
         return Recipients(everyone, [])
+    if replay.demand is not None and replay.unsealing is not None:  # the escrow holders
+        from pbem.core.dropouts import signer_card
+
+        holders = [signer_card(replay, s) for s in replay.demand.seats]
+        others = [c for c in everyone if c not in holders] if cc == "others" else []
+        return Recipients([c for c in holders if c.sign_key != mine], others)
     awaited = [seats[s] for s in replay.remaining() if seats[s].sign_key != mine]
     others = [c for c in everyone if c not in awaited] if cc == "others" else []
     return Recipients(awaited, others)
@@ -115,9 +121,9 @@ def _result(replay: Position) -> str:
 def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
     """Subject and body for this version of the game, as the recipients should read it."""
     replay = head.position
-    seats = replay.genesis.seats
+    seats = replay.cards
     keys = [c.sign_key for c in seats]
-    readers = [keys.index(c.sign_key) for c in recipients.to]
+    readers = [keys.index(c.sign_key) for c in recipients.to if c.sign_key in keys]
     since, history, skipped = _history(replay, head.records, readers)
     automatic = not needs_decision(replay)
     remaining = set(replay.remaining())
@@ -169,6 +175,18 @@ def compose(head: Head, sender: str, recipients: Recipients) -> EmailMessage:
         filename=attachment_name(head),
     )
     return msg
+
+
+def reminder_for(head: Head, me: IdentityCard, smtp: Smtp, text: str) -> EmailMessage | None:
+    """A reminder to the seats past their deadline (the file attached again), or None."""
+    recipients = choose_recipients(head.position, me, "awaited", "none")
+    if not recipients.to:
+        return None
+    message = compose(head, smtp.sender or formataddr((me.name, me.email)), recipients)
+    del message["Subject"]
+    pos = head.position
+    message["Subject"] = f"[pbem] {pos.rules.id} {short_id(pos.genesis.game)}: reminder: {text}"
+    return message
 
 
 def message_for(

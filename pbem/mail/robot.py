@@ -29,13 +29,15 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.core.author import automatic
+from pbem.core.author import automatic, utc_now
+from pbem.core.dropouts import due, waiting
 from pbem.core.errors import PbemError
 from pbem.core.journal import Journal
 from pbem.core.keys import Identity
+from pbem.core.rescue import callers
 from pbem.core.store import Head, Store, short_id
 from pbem.mail import transport
-from pbem.mail.compose import message_for, needs_decision
+from pbem.mail.compose import message_for, needs_decision, reminder_for
 from pbem.mail.config import MailConfig
 from pbem.mail.extract import parse_message
 from pbem.mail.inbox import describe, import_message
@@ -122,8 +124,9 @@ class Robot:
         with self.store.writing():
             head = self.store.head(game)
             pos = head.position
-            keys = [c.sign_key for c in pos.genesis.seats]
-            if pos.result is not None or self.me.card.sign_key not in keys:
+            keys = [c.sign_key for c in pos.cards]
+            referees = [c.sign_key for c in pos.genesis.escrow.referees]
+            if pos.result is not None or self.me.card.sign_key not in {*keys, *referees}:
                 return
             made = automatic(pos, self.me, journal=Journal(self.store))
             if made:
@@ -134,9 +137,30 @@ class Robot:
             self._queue(message_for(head, self.me.card, self.config.smtp))
         mine = self.me.card.sign_key in [keys[s] for s in head.position.remaining()]
         who = self.me.card.fingerprint  # one home may hold several players
+        self._deadline(head, mine, report)
         if mine and needs_decision(head.position) and self.memory.notified(who, game) != head.label:
             self._notify(head, report)
             self.memory.mark_notified(who, game, head.label)
+
+    def _deadline(self, head: Head, mine: bool, report: PassReport) -> None:
+        """Once per awaited position past its deadline: the first seat that is not awaited
+        mails the late seats a reminder; every other player is told it may call."""
+        pos = head.position
+        deadline = due(pos)
+        who = f"deadline {self.me.card.fingerprint}"
+        if mine or deadline is None or utc_now() < deadline:
+            return
+        if self.memory.notified(who, head.game) == head.label:
+            return
+        self.memory.mark_notified(who, head.game, head.label)
+        late = " ".join(pos.names[s] for s in pos.remaining())
+        short = short_id(head.game)
+        report.lines.append(
+            f"{pos.rules.id} {short}: {late} past the deadline: you may call: "
+            f"pbem call {short} {late}"
+        )
+        if callers(pos) and pos.cards[callers(pos)[0]].sign_key == self.me.card.sign_key:
+            self._queue(reminder_for(head, self.me.card, self.config.smtp, waiting(pos, utc_now())))
 
     def _notify(self, head: Head, report: PassReport) -> None:
         pos = head.position

@@ -1,0 +1,150 @@
+"""``pbem call``, ``resign`` and ``handover``: keeping a game going when a player drops
+out (DESIGN §11). Each signs (journal first) on your newest copy of the game and writes a
+new file beside it, like ``pbem play``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli.common import (
+    as_option,
+    emit,
+    export_head,
+    game_argument,
+    identity,
+    json_option,
+    next_steps,
+    open_game,
+    reports_errors,
+)
+from pbem.cli.game import _card, out_option
+from pbem.core import rescue
+from pbem.core.errors import UsageError
+from pbem.core.journal import Journal
+from pbem.core.keys import Keyring
+from pbem.core.playing import sign_in_store
+from pbem.core.position import Position
+from pbem.core.store import Store
+
+
+def _finish(
+    store: Store,
+    opened: object,
+    pos: Position,
+    said: str,
+    output: Path | None,
+    me: object,
+    as_json: bool,
+) -> None:
+    path = export_head(store, opened, output)  # type: ignore[arg-type]
+    report, lines = next_steps(pos, str(path), me.card)  # type: ignore[attr-defined]
+    report["done"] = said
+    emit(as_json, report, [said, f"wrote {path}", *lines])
+
+
+@click.command()
+@game_argument
+@click.argument("seats", nargs=-1, required=True)
+@click.option("--end", is_flag=True, help="End the game, scored as it stands (no escrow).")
+@as_option
+@out_option
+@json_option
+@reports_errors
+def call(
+    target: str,
+    seats: tuple[str, ...],
+    end: bool,
+    as_name: str | None,
+    output: Path | None,
+    as_json: bool,
+) -> None:
+    """Call the SEATS (names or numbers) the game has awaited past its deadline: once
+    every other active seat has signed the call, a stand-in decides for them in the open,
+    or their escrow holders open what they owe; with --end the game ends instead."""
+    store = Store()
+    with store.writing():
+        opened = open_game(store, target)
+    pos = opened.position
+    named = sorted(_seat(pos, s) for s in seats)
+    if named != sorted(pos.remaining()):
+        who = ", ".join(pos.names[s] for s in pos.remaining()) or "nobody"
+        raise UsageError(f"a call names every seat awaited now: {who}")
+    me = identity(as_name, pos.cards)
+
+    def sign(p: Position, journal: Journal) -> str:
+        called = rescue.call(p, me, end=end, journal=journal)
+        still = p.interrupt is not None and p.interrupt.decision == "call"
+        names = ", ".join(pos.names[s] for s in called)
+        return f"called {names}" + (" (the other seats must sign the call too)" if still else "")
+
+    after, said = sign_in_store(store, opened.head.game, me, sign, "a call signed here")
+    _finish(store, opened, after, said, output, me, as_json)
+
+
+def _seat(pos: Position, text: str) -> int:
+    if text.isdigit() and int(text) < len(pos.names):
+        return int(text)
+    if text in pos.names:
+        return pos.names.index(text)
+    raise UsageError(f"no seat {text!r} in this game (seats: {', '.join(pos.names)})")
+
+
+@click.command()
+@game_argument
+@as_option
+@out_option
+@json_option
+@reports_errors
+def resign(target: str, as_name: str | None, output: Path | None, as_json: bool) -> None:
+    """Give up your seat: your per-game secrets are published in the step, and from then
+    on a stand-in plays the seat in the open (your private knowledge becomes public)."""
+    store = Store()
+    with store.writing():
+        opened = open_game(store, target)
+    me = identity(as_name, opened.position.cards)
+
+    def sign(p: Position, journal: Journal) -> str:
+        rescue.resign(p, me, journal=journal)
+        return f"{me.card.name} resigned"
+
+    after, said = sign_in_store(store, opened.head.game, me, sign, "a resignation signed here")
+    _finish(store, opened, after, said, output, me, as_json)
+
+
+@click.command()
+@game_argument
+@click.option("--to", "to", required=True, help="The substitute: a card file or a name.")
+@click.option("--seat", "seat", help="A seat whose secret is public (rescued), to hand over.")
+@as_option
+@out_option
+@json_option
+@reports_errors
+def handover(
+    target: str,
+    to: str,
+    seat: str | None,
+    as_name: str | None,
+    output: Path | None,
+    as_json: bool,
+) -> None:
+    """Hand your seat to a substitute (its secrets sealed to the substitute's key), or, as
+    another active seat, co-sign the handover open to it. From that step on the
+    substitute's key signs for the seat, with all the seat knows."""
+    store = Store()
+    with store.writing():
+        opened = open_game(store, target)
+    pos = opened.position
+    card = _card(to, Keyring())
+    me = identity(as_name, pos.cards)
+    given = _seat(pos, seat) if seat is not None else None
+
+    def sign(p: Position, journal: Journal) -> str:
+        rescue.handover(p, me, card, seat=given, journal=journal)
+        if p.interrupt is not None and p.interrupt.decision == "handover":
+            return f"signed the handover to {card.name} (the other seats must co-sign it)"
+        return f"the seat is handed over to {card.name}"
+
+    after, said = sign_in_store(store, opened.head.game, me, sign, "a handover signed here")
+    _finish(store, opened, after, said, output, me, as_json)

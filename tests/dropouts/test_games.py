@@ -1,0 +1,116 @@
+"""Issue 14's whole games (DESIGN §11): each through the real file format, verified from
+its genesis, and scanned: no secret of a seat whose secret was never published is in the
+file."""
+
+from __future__ import annotations
+
+from pbem.core.author import private_knowledge
+from pbem.core.rescue import handover, resign
+from tests.dropouts.table import Table, silent_at
+
+
+def test_a_rattaneer_seat_that_never_commits_is_called_and_the_stand_in_places() -> None:
+    # R-5.1 placements, DESIGN §11 calls: the stand-in's placement is public and checked.
+    t = Table("rattaneer", 3, seed=3)
+    t.play(until=silent_at("commit:"))
+    t.silent = {2}
+    t.play()
+    assert t.replay.remaining() == (2,)
+    assert t.call_late() == [2]
+    call = next(r for r in t.replay.records if r.kind == "call")
+    assert "the stand-in plays, in the open: bot3 places pirates" in call.summary
+    t.silent = set()  # bot3 comes back at its next decision
+    t.play()
+    assert t.replay.result is not None and t.finish().result == t.replay.result
+
+
+def test_a_seat_that_commits_but_never_reveals_is_opened_by_its_escrow() -> None:
+    t = Table("rattaneer", 3, seed=4)
+    t.play(until=silent_at("reveal:"))
+    t.silent = {1}
+    t.play()
+    assert t.replay.remaining() == (1,)
+    t.call_late()
+    assert t.replay.demand is not None  # the holders are asked to open bot2's secret
+    t.play()  # the holders (bot1, bot3) publish their shares: bot2's reveal is made
+    assert 1 in t.replay.published
+    opened = next(r for r in t.replay.records if r.kind == "unseal")
+    assert "bot2's secret opened by its escrow holders" in opened.summary
+    t.silent = set()
+    t.play()
+    assert t.replay.result is not None
+    t.finish()
+
+
+def test_a_rattus_seat_that_never_sends_its_decryption_shares_is_opened() -> None:
+    t = Table("rattus", 3, seed=5)
+    t.play(until=lambda r: r.count > 8 and silent_at("share")(r))
+    t.silent = {2}
+    t.play()
+    assert t.replay.remaining() == (2,) and t.replay.awaiting.decision == "share"
+    t.call_late()
+    t.play()
+    assert 2 in t.replay.published
+    t.play()  # bot3 is silent still: its shares are made in the open from now on,
+    # but it decides for itself: when it must, it is called again (a stand-in decides).
+    while t.replay.result is None:
+        assert t.replay.remaining() == (2,)
+        t.call_late()
+        t.play()
+    t.finish()
+
+
+def test_a_seat_resigns_mid_game_and_the_game_is_played_to_the_end() -> None:
+    t = Table("rattus", 3, seed=6)
+    t.play(until=lambda r: r.count > 20 and r.awaiting.kind == "turn" and r.remaining() == (1,))
+    resign(t.replay, t.who(1), clock=t.clock)
+    assert 1 in t.replay.resigned and 1 in t.replay.published
+    t.silent = {1}  # the stand-in plays it: nothing is awaited from it again
+    t.play()
+    assert t.replay.result is not None
+    stand_ins = [r for r in t.replay.records if "the stand-in plays" in r.summary]
+    assert stand_ins
+    t.finish()
+
+
+def test_a_seat_handed_over_is_played_by_the_substitute_with_its_hand() -> None:
+    t = Table("rattus", 3, {"africanus": "true"}, seed=7)
+    t.play(until=lambda r: r.count > 15 and r.batch is None and r.awaiting.kind == "turn")
+    knew = private_knowledge(t.replay, t.who(1))
+    assert knew  # bot2 holds region cards
+    giver = t.who(1)
+    handover(t.replay, giver, t.spare.card, clock=t.clock)
+    for seat in (0, 2):
+        handover(t.replay, t.who(seat), t.spare.card, clock=t.clock)
+    assert t.replay.cards[1] == t.spare.card and t.who(1) is t.spare
+    assert private_knowledge(t.replay, t.spare) == knew  # the whole private knowledge
+    t.play()
+    assert t.replay.result is not None
+    t.finish()
+
+
+def test_a_two_player_game_with_a_referee_escrow() -> None:
+    t = Table("rattaneer", 2, escrow="referees", referees=1, seed=8)
+    t.play(until=silent_at("reveal:"))
+    t.silent = {1}
+    t.play()
+    t.call_late()
+    assert t.replay.demand is not None and t.replay.demand.seats == (2,)  # the referee
+    t.play()  # the referee's robot opens the escrow
+    assert 1 in t.replay.published
+    t.silent = set()
+    t.play()
+    assert t.replay.result is not None
+    t.finish()
+
+
+def test_with_no_escrow_a_call_ends_the_game_scored_as_it_stands() -> None:
+    t = Table("rattaneer", 2, escrow="none", seed=9)
+    t.play(until=silent_at("commit:"))
+    t.silent = {1}
+    t.play()
+    t.call_late(end=True)
+    assert t.replay.result is not None and t.replay.awaiting.kind == "over"
+    ended = next(r for r in t.replay.records if r.kind == "call")
+    assert "the game ends, scored as it stands" in ended.summary
+    assert t.finish().result == t.replay.result
