@@ -176,7 +176,7 @@ def own_card(as_name: str | None, seats: list[IdentityCard] | None = None) -> Id
 def seat_of_card(position: Position, card: IdentityCard | None) -> int | None:
     if card is None:
         return None
-    keys = [c.sign_key for c in position.genesis.seats]
+    keys = [c.sign_key for c in position.cards]
     return keys.index(card.sign_key) if card.sign_key in keys else None
 
 
@@ -264,7 +264,7 @@ def next_steps(
 ) -> tuple[dict[str, Any], list[str]]:
     """Who must act next and whom to send the file to, as a report and as lines."""
     waiting = list(position.remaining())
-    cards = position.genesis.seats
+    cards = position.cards
     mine = me is not None and any(cards[s].sign_key == me.sign_key for s in waiting)
     others = [cards[s] for s in waiting if me is None or cards[s].sign_key != me.sign_key]
     report = {

@@ -174,7 +174,7 @@ def play(
     with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
         opened = open_game(store, target)
         notes = opened.notes(store)  # before the export: it names the newest copy until now
-    me = identity(as_name, opened.position.genesis.seats)
+    me = identity(as_name, opened.position.cards)
     moves = [p.strip() for p in (action or "").split(";") if p.strip()]
     if moves and opened.imported is not None and opened.imported.behind:
         _signed_on_this_copy(store, opened, me, moves[0])
@@ -228,7 +228,7 @@ def merge(files: tuple[Path, ...], output: Path, as_name: str | None, as_json: b
     (game,) = games
     store.export_to(game, output)
     head = store.head(game)
-    me = own_card(as_name, head.position.genesis.seats)
+    me = own_card(as_name, head.position.cards)
     report, lines = next_steps(head.position, str(output), me)
     emit(
         as_json,

@@ -64,7 +64,7 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
     store = Store()
     opened = open_game(store, target)
     pos = opened.position
-    me = own_card(as_name, pos.genesis.seats)
+    me = own_card(as_name, pos.cards)
     seat = seat_of_card(pos, me)
     board = pos.rules.render_text(pos.state, pos.names) if pos.state is not None else ""
     report: dict[str, Any] = {
@@ -77,7 +77,7 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
     out = [*opened.notes(store), f"{pos.rules.id} game {pos.genesis.game}, step {pos.count}"]
     out += [
         f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]"
-        for i, c in enumerate(pos.genesis.seats)
+        for i, c in enumerate(pos.cards)
     ]
     if board:
         out.append(board)
@@ -105,7 +105,7 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
 
 def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> list[str]:
     """What only ``as_name`` may see, decrypted here with its own keys."""
-    me = identity(as_name, pos.genesis.seats)
+    me = identity(as_name, pos.cards)
     out = []
     known = private_knowledge(pos, me)
     if known and pos.state is not None:
@@ -131,7 +131,7 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     store = Store()
     opened = open_game(store, target)
     pos = opened.position
-    me: IdentityCard | None = own_card(as_name, pos.genesis.seats)
+    me: IdentityCard | None = own_card(as_name, pos.cards)
     seat = seat_of_card(pos, me)
     if seat is None:
         who = as_name or (me.name if me else "you")

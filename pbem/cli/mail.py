@@ -88,7 +88,7 @@ def send(
     with store.writing():
         opened = open_game(store, target)
     pos = opened.position
-    me = own_card(as_name, pos.genesis.seats)
+    me = own_card(as_name, pos.cards)
     seat = seat_of_card(pos, me)
     if me is None or seat is None:
         raise UsageError("say which of your identities holds a seat in this game with --as NAME")
@@ -166,7 +166,7 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
         pos = store.head(game).position
         if pos.result is not None and not show_all:
             continue
-        waiting = [pos.genesis.seats[s] for s in pos.remaining()]
+        waiting = [pos.cards[s] for s in pos.remaining()]
         rows.append(
             {
                 "game": game,
@@ -175,7 +175,7 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
                 "awaiting": [c.name for c in waiting],
                 "next": describe_awaiting(pos),
                 "over": pos.result is not None,
-                "seats": [f"{c.name} <{c.email}>" for c in pos.genesis.seats],
+                "seats": [f"{c.name} <{c.email}>" for c in pos.cards],
                 "your_move": me is not None and me.sign_key in {c.sign_key for c in waiting},
                 "file": newest_export(store, game),
             }

@@ -372,6 +372,8 @@ class Store:
         k = _known_prefix(game.steps, chain.hashes)
         if k == len(game.steps) and k <= len(chain.hashes):
             return self._seen(game, label, len(chain.hashes) - k)
+        if self._void_call(gid, chain, game, k):
+            return self._known(game, label)
         head = self.head(gid)
         pos = head.position
         if k == len(chain.hashes) and (not chain.complete or chain.complete[-1]):
@@ -389,6 +391,25 @@ class Store:
             if {_digest(e.canonical_bytes()) for e in step.envelopes} <= stored:
                 return self._seen(game, label, len(chain.hashes) - k)
         return self._diverged(game, label, k)
+
+    def _void_call(self, gid: str, chain: _Chain, game: GameFile, k: int) -> bool:
+        """The stored chain ends with a call, and the copy holds the called seats' own
+        steps where it parts from the chain: they had acted after all, the call is void
+        (DESIGN §11), and the store drops it. The next import then merges their steps."""
+        last = len(chain.hashes) - 1
+        if last < 1 or k not in (last - 1, last):
+            return False
+        tail = self._item(chain.items[last][0])
+        if not isinstance(tail, Envelope) or tail.decision != "call":
+            return False
+        theirs = game.steps[k]
+        signed = {e.seat for e in theirs.envelopes} if isinstance(theirs, Batch) else {theirs.seat}
+        if not set(tail.body["seats"]) <= signed:
+            return False
+        for table in ("steps", "records"):
+            self.db.execute(f"DELETE FROM {table} WHERE game = ? AND idx >= ?", (gid, last))
+        self.db.execute("DELETE FROM checkpoints WHERE game = ?", (gid,))
+        return True
 
     def _seen(self, game: GameFile, label: str, behind: int) -> Imported:
         """A copy whose steps the store holds all of: nothing new. Its cached state is

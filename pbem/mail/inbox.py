@@ -41,7 +41,7 @@ def awaits(imported: Imported, me: IdentityCard | None) -> bool:
     """Whether ``me`` is among the seats the game now waits for."""
     replay = imported.head.position
     return me is not None and any(
-        replay.genesis.seats[s].sign_key == me.sign_key for s in replay.remaining()
+        replay.cards[s].sign_key == me.sign_key for s in replay.remaining()
     )
 
 

@@ -4,9 +4,14 @@ file."""
 
 from __future__ import annotations
 
-from pbem.core.author import private_knowledge
-from pbem.core.rescue import handover, resign
+from pbem.core import gamefile
+from pbem.core.author import act, private_knowledge
+from pbem.core.rescue import call, handover, resign
+from pbem.core.store import Store
 from tests.dropouts.table import Table, silent_at
+from tests.dropouts.test_attacks import at_guess
+from tests.helpers import Seeded
+from tests.rulesets.guess import Guess
 
 
 def test_a_rattaneer_seat_that_never_commits_is_called_and_the_stand_in_places() -> None:
@@ -114,3 +119,25 @@ def test_with_no_escrow_a_call_ends_the_game_scored_as_it_stands() -> None:
     ended = next(r for r in t.replay.records if r.kind == "call")
     assert "the game ends, scored as it stands" in ended.summary
     assert t.finish().result == t.replay.result
+
+
+def test_a_call_on_a_seat_that_had_acted_is_void_and_its_step_is_kept(tmp_path) -> None:
+    """bot3's guess was on its way when bot1 called it: the store that holds the call
+    takes bot3's guess from the copy that brings it, and drops the call."""
+    t = at_guess()
+    before = gamefile.encode(t.replay.to_file())
+    t.now += 2 * t.deadline
+    call(t.replay, t.who(0), clock=t.clock)  # bot2 has not co-signed yet
+    with_call = gamefile.encode(t.replay.to_file())
+    late = Table("guess", 3, {"rounds": "2"})  # the same game, on bot3's machine
+    late.replay = late.replay.__class__.start(t.replay.genesis, t.rules)
+    late.replay.take(t.replay.genesis, gamefile.decode(before).steps)
+    act(late.replay, t.who(2), Guess(value=7), clock=t.clock, entropy=Seeded(7))
+    answered = gamefile.encode(late.replay.to_file())
+    store = Store(tmp_path / "home")
+    store.import_game(gamefile.decode(with_call), "with the call")
+    imported = store.import_game(gamefile.decode(answered), "bot3's guess")
+    assert imported.status == "merged"
+    pos = imported.head.position
+    assert pos.interrupt is None and pos.awaiting.decision == "reveal:guess"
+    assert [r.kind for r in store.records(pos.genesis.game)][-1] == "commit"

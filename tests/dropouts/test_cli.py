@@ -1,0 +1,100 @@
+"""Dropouts through the commands (issue 14): a deadline set at ``pbem new``, shown by
+``pbem status``; ``pbem call`` refused before it passes and taking effect once every
+other seat has signed; ``pbem handover`` to a substitute who then sees the seat's hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.cli.main import main
+from tests.conftest import CLOCK_START
+
+NAMES = ("ann", "bea", "cid")
+
+
+def pbem(*args: str | Path) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def ok(*args: str | Path) -> Result:
+    result = pbem(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def report(*args: str | Path) -> dict[str, Any]:
+    return json.loads(ok(*args, "--json").stdout)
+
+
+@pytest.fixture
+def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for name in (*NAMES, "dan"):
+        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    ok("key", "export", "dan", "-o", "dan.card.json")
+    return tmp_path
+
+
+def settle(f: Path) -> Path:
+    """Every automatic step owed, by whoever owes it."""
+    while "automatic" in (aw := report("status", f)["awaiting"]) or "to join" in aw:
+        f = Path(report("play", f, "--as", aw.split()[0].rstrip(","))["file"])
+    return f
+
+
+def test_a_late_seat_is_shown_then_called_by_everyone_else(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seats = [a for n in NAMES for a in ("--seat", n)]
+    ok("new", "guess", *seats, "--deadline", "1h", "--as", "ann", "-o", "g.json")
+    f = settle(Path("g.json"))
+    for name, value in (("ann", 3), ("bea", 5)):
+        f = Path(report("play", f, f"guess {value}", "--as", name)["file"])
+    text = ok("status", f).stdout
+    assert "cid awaited since 2026-01-01 00:00 UTC" in text
+    assert "the deadline passes at 2026-01-01 01:00 UTC" in text
+    early = pbem("call", f, "cid", "--as", "ann")
+    assert early.exit_code == 1 and "too early" in early.stderr
+    monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 2 * 3600))
+    assert "the deadline passed" in ok("status", f).stdout
+    wrong = pbem("call", f, "bea", "--as", "ann")
+    assert wrong.exit_code == 2 and "a call names every seat awaited now: cid" in wrong.stderr
+    first = report("call", f, "cid", "--as", "ann")
+    assert first["done"] == "called cid (the other seats must sign the call too)"
+    assert (
+        "being signed: a call (signed by ann; still to sign: bea)"
+        in ok("status", first["file"]).stdout
+    )
+    done = report("call", first["file"], "cid", "--as", "bea")
+    assert done["done"] == "called cid"
+    log = ok("log", done["file"]).stdout
+    assert "call on cid: the stand-in plays, in the open: cid: guess" in log
+    assert ok("verify", done["file"]).exit_code == 0
+
+
+def test_a_handed_over_seat_is_played_by_the_substitute_with_its_hand(table: Path) -> None:
+    seats = [a for n in NAMES for a in ("--seat", n)]
+    opts = [
+        "--option",
+        "africanus=true",
+        "--option",
+        "classes=Peasant,Monk,Witch,King,Sultan,Caravan",
+    ]
+    ok("new", "rattus", *seats, *opts, "--as", "ann", "-o", "g.json")
+    f = settle(Path("g.json"))
+    mine = ok("status", f, "--as", "bea").stdout
+    hand = next(x for x in mine.splitlines() if x.startswith("Your region cards: "))
+    f = Path(report("handover", f, "--to", "dan.card.json", "--as", "bea")["file"])
+    for name in ("ann", "cid"):
+        f = Path(report("handover", f, "--to", "dan.card.json", "--as", name)["file"])
+    assert "bea's seat handed over to dan" in ok("log", f).stdout
+    theirs = ok("status", f, "--as", "dan").stdout
+    assert hand in theirs  # the substitute sees the seat's hand, decrypted with its key
+    gone = pbem("status", f, "--as", "bea")
+    assert gone.exit_code == 2 and "holds no seat in this game" in gone.stderr
+    assert ok("verify", f).exit_code == 0

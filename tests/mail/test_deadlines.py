@@ -1,0 +1,54 @@
+"""The robot and deadlines (issue 14 point 1): when a decision is past its deadline, the
+first seat that is not awaited mails the late player one reminder, and every robot tells
+its own player that it may call."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CLOCK_START
+from tests.mail.conftest import Player
+from tests.mail.servers import Smtp
+
+
+def watch(player: Player) -> str:
+    return player.run("watch", "--once", "--as", player.name).stdout
+
+
+def test_a_late_player_gets_one_reminder_and_the_others_may_call(
+    trio: list[Player], tmp_path: Path, smtp: Smtp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob, carol = trio
+    seats = ["--seat", "alice", "--seat", tmp_path / "bob.card.json"]
+    seats += ["--seat", tmp_path / "carol.card.json"]
+    game = alice.work / "game.json"
+    alice.run("new", "guess", *seats, "--deadline", "2h", "--as", "alice", "-o", game)
+    alice.run("send", game)
+    for player in (bob, carol, alice, bob, carol, alice):  # the joins, the setup beacon
+        watch(player)
+    gid = alice.store().ids()[0]
+    for player, value in ((alice, 3), (bob, 5)):
+        player.run("play", gid[:8], f"guess {value}", "--as", player.name)
+        player.run("send", gid[:8], "--as", player.name)
+    for player in (alice, bob):
+        watch(player)
+    sent = len(smtp.delivery.messages)
+    monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 3 * 3600))
+    out = watch(alice)
+    assert "carol past the deadline: you may call: pbem call" in out
+    reminders = [
+        email.message_from_bytes(raw, policy=email.policy.default)
+        for _, rcpt, raw in smtp.delivery.messages[sent:]
+        if "reminder" in email.message_from_bytes(raw, policy=email.policy.default)["Subject"]
+    ]
+    (reminder,) = reminders
+    assert carol.email in reminder["To"]
+    assert "the deadline passed" in reminder["Subject"]
+    assert "you may call" in watch(bob)  # bob is told, but the reminder is alice's to send
+    watch(alice)  # once per position: no second reminder
+    again = [r for _, _, r in smtp.delivery.messages[sent:] if b"reminder" in r]
+    assert len(again) == 1
