@@ -4,12 +4,16 @@ It imports nothing from pbem: plain ``json``, ``hashlib``, ``base64`` and ``cryp
 (Ed25519, ChaCha20-Poly1305), with its own RFC 8785 encoder. It checks what the spec says a
 verifier can check from the file alone: strict parsing (§1), the shape and exact types of
 every value (§2–§6), fingerprints (§3), every signature and hash link (§4), the beacon
-chains (§6.1), the sealed openings (§6.2) and the cached step count (§7).
+chains (§6.1), the sealed openings (§6.2), the shapes of escrows and interruptions, the
+signers of interruptions and the key in force after a handover (§6.7, §6.9), and the
+cached step count (§7).
 
-It does not check the deck proofs of §6.4 (Schnorr key proofs, decryption shares and
-shuffle proofs need ed25519 group arithmetic, which ``cryptography`` does not offer), and
-nothing of §8: without the rules it cannot say who was awaited or whether an action was
-legal. The tests compare its verdict with pbem's on every file they make or mutate.
+It does not check the deck proofs of §6.4 or the escrow commitments of §6.7 (Schnorr key
+proofs, decryption shares, shuffle proofs and Feldman commitments need ed25519 group
+arithmetic, which ``cryptography`` does not offer), and nothing of §8: without the rules it
+cannot say who was awaited, whether an action was legal, or which automatic steps the
+replay made for a seat whose secret is public. For such a seat (resigned, or opened by its
+escrow) it only checks that a later preimage lies on the seat's chain, some links on. The tests compare its verdict with pbem's on every file they make or mutate.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 SAFE = 2**53 - 1
+L = 2**252 + 27742317777372353535851937790883648493  # the ed25519 group order (§6.4)
 
 
 class Invalid(Exception):
@@ -136,6 +141,7 @@ EMAIL = re.compile(
     r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?"
 )
 FINGERPRINT = re.compile(r"[A-Z2-7]{4}(-[A-Z2-7]{4}){4}")
+SEALED_SHARE = re.compile(r"[A-Za-z0-9_-]{106}[AEIMQUYcgkosw048]")
 
 
 def members(obj: Any, names: set[str], where: str) -> dict[str, Any]:
@@ -171,6 +177,28 @@ def text(value: Any, pattern: re.Pattern[str] | None, where: str) -> str:
     if type(value) is not str or (pattern is not None and not pattern.fullmatch(value)):
         raise Invalid(f"{where}: not a valid string")
     return value
+
+
+def scalar(value: Any, where: str) -> int:
+    number = int.from_bytes(binary(value, 32, where), "little")
+    if number >= L:
+        raise Invalid(f"{where}: not a scalar below L")
+    return number
+
+
+def escrow(value: Any, holders: int, where: str) -> None:
+    """§6.7: n − 1 commitments (points; their validity needs group arithmetic) and n
+    sealed shares of 80 bytes."""
+    e = members(value, {"commitments", "shares"}, where)
+    if type(e["commitments"]) is not list or len(e["commitments"]) != holders - 1:
+        raise Invalid(f"{where}: not {holders - 1} commitments")
+    for k, point in enumerate(e["commitments"]):
+        binary(point, 32, f"{where}.commitments[{k}]")
+    if type(e["shares"]) is not list or len(e["shares"]) != holders:
+        raise Invalid(f"{where}: not {holders} shares")
+    for k, share in enumerate(e["shares"]):
+        if type(share) is not str or not SEALED_SHARE.fullmatch(share):
+            raise Invalid(f"{where}.shares[{k}]: not 80 bytes of canonical base64url")
 
 
 def card(value: Any, where: str) -> bytes:
@@ -213,6 +241,14 @@ ENTRY = {"kind", "game", "parent", "seat", "time", "body", "preimage", "signatur
 ENVELOPE = ENTRY | {"decision"}
 
 
+INTERRUPTIONS = {
+    "call": {"seats", "decision", "awaited", "end"},
+    "unseal": {"seat", "share"},
+    "resign": {"seat", "secret"},
+    "handover": {"seat", "card", "secret"},
+}
+
+
 def chain_step(value: bytes) -> bytes:
     return hashlib.sha256(b"pbem/1/chain\0" + value).digest()
 
@@ -237,6 +273,9 @@ class Verifier:
         self.keys = [card(c, f"genesis.seats[{i}]") for i, c in enumerate(g["seats"])]
         if len(set(self.keys)) != len(self.keys):
             raise Invalid("genesis.seats: two seats share a key")
+        integer(g["deadline"], 0, SAFE, "genesis.deadline")
+        self.holders = self.escrow_setup(g["escrow"])
+        self.public: set[int] = set()  # seats whose secret was published (§6.9)
         creator = integer(g["creator"], 0, len(self.keys) - 1, "genesis.creator")
         self.game = g["game"]
         binary(self.game, 16, "genesis.game")
@@ -244,10 +283,13 @@ class Verifier:
         binary(g["deck_proof"], 64, "genesis.deck_proof")
         self.length = integer(g["chain"], 1, 1 << 20, "genesis.chain")
         integer(g["time"], 0, SAFE, "genesis.time")
+        if self.holders:
+            escrow(g["escrow"]["deal"], self.holders, "genesis.escrow.deal")
         self.links: dict[int, bytes] = {creator: binary(g["head"], 32, "genesis.head")}
         self.revealed = dict.fromkeys(range(len(self.keys)), 0)
         signature_ok(self.keys[creator], "genesis", g, "genesis")
-        self.commits: dict[str, dict[str, Any]] = {}
+        self.commits: dict[str, tuple[dict[str, Any], set[str]]] = {}
+        self.sealing: str | None = None  # the commit batch the last steps follow
         self.creator = creator
         parent = sha256(g)
         steps = self.file["steps"]
@@ -269,6 +311,7 @@ class Verifier:
                     raise Invalid(f"{where}: the join batch must come first")
                 self.signed(members(step, ENTRY, where), step["kind"], parent, where)
             parent = sha256(step)
+            self.follows_commit(step, parent)
         state = members(self.file["state"], {"steps", "hash", "public"}, "state")
         if integer(state["steps"], 0, SAFE, "state.steps") != len(steps):
             raise Invalid("state.steps: not the number of steps")
@@ -277,29 +320,65 @@ class Verifier:
             raise Invalid("state.public: not an object or null")
         return len(steps)
 
+    def escrow_setup(self, value: Any) -> int:
+        """§5, §6.7: the escrow mode and referees; returns the number of holders per seat
+        (0 without escrow). Referees sign as signers n, n + 1, …"""
+        e = members(value, {"mode", "referees", "deal"}, "genesis.escrow")
+        mode, referees = e["mode"], e["referees"]
+        if mode not in ("others", "referees", "none") or type(referees) is not list:
+            raise Invalid("genesis.escrow: not a mode and a list of referees")
+        if (mode == "referees") != bool(referees):
+            raise Invalid("genesis.escrow: referees are listed exactly in mode referees")
+        if mode == "others" and len(self.keys) < 3:
+            raise Invalid("genesis.escrow: mode others needs 3 or more seats")
+        self.referees = [card(c, f"genesis.escrow.referees[{i}]") for i, c in enumerate(referees)]
+        if len(set(self.referees)) != len(self.referees):
+            raise Invalid("genesis.escrow.referees: a card listed twice")
+        if (e["deal"] is None) != (mode == "none"):
+            raise Invalid("genesis.escrow.deal: null exactly in mode none")
+        return {"others": len(self.keys) - 1, "referees": len(self.referees), "none": 0}[mode]
+
     def signed(self, obj: dict[str, Any], kind: str, parent: str, where: str) -> int:
         """Game, link, seat, time, body, signature and chain link of an entry or envelope."""
         if obj["game"] != self.game:
             raise Invalid(f"{where}: another game")
         if text(obj["parent"], HEX, f"{where}.parent") != parent:
             raise Invalid(f"{where}: broken hash link")
-        seat = integer(obj["seat"], 0, len(self.keys) - 1, f"{where}.seat")
+        n = len(self.keys)
+        seat = integer(obj["seat"], 0, n + len(self.referees) - 1, f"{where}.seat")
         integer(obj["time"], 0, SAFE, f"{where}.time")
         if type(obj["body"]) is not dict:
             raise Invalid(f"{where}.body: not an object")
+        if seat >= n:  # an escrow referee: signs only unseal, keeps no chain (§6.9)
+            if obj.get("decision") != "unseal" or obj["preimage"] != "":
+                raise Invalid(f"{where}: a referee signs only unseal, with no preimage")
+            signature_ok(self.referees[seat - n], kind, obj, where)
+            return seat
         signature_ok(self.keys[seat], kind, obj, where)
         if obj.get("decision") == "join":
             if obj["preimage"] != "":
                 raise Invalid(f"{where}: a join envelope reveals no preimage")
             return seat
         preimage = binary(obj["preimage"], 32, f"{where}.preimage")
-        if seat not in self.links or chain_step(preimage) != self.links[seat]:
+        self.follow(seat, preimage, where)
+        return seat
+
+    def follow(self, seat: int, preimage: bytes, where: str) -> None:
+        """§6.1: the preimage is the seat's next link; for a public seat, whose links the
+        replay also reveals unsigned, some next link."""
+        if seat not in self.links:
             raise Invalid(f"{where}: preimage does not follow the seat's chain")
-        self.revealed[seat] += 1
+        value, steps = preimage, 0
+        while True:
+            value, steps = chain_step(value), steps + 1
+            if value == self.links[seat]:
+                break
+            if seat not in self.public or self.revealed[seat] + steps >= self.length:
+                raise Invalid(f"{where}: preimage does not follow the seat's chain")
+        self.revealed[seat] += steps
         if self.revealed[seat] >= self.length:
             raise Invalid(f"{where}: the seat's chain is used up")
         self.links[seat] = preimage
-        return seat
 
     def batch(self, b: dict[str, Any], parent: str, where: str, *, last: bool, first: bool) -> None:
         members(b, {"kind", "parent", "decision", "envelopes"}, where)
@@ -326,6 +405,12 @@ class Verifier:
                 binary(body["deck_key"], 32, f"{at}.body.deck_key")
                 binary(body["deck_proof"], 64, f"{at}.body.deck_proof")
                 heads[env["seat"]] = binary(body["head"], 32, f"{at}.body.head")
+                if (body["escrow"] is None) != (self.holders == 0):
+                    raise Invalid(f"{at}.body.escrow: null exactly when there is no escrow")
+                if self.holders:
+                    escrow(body["escrow"], self.holders, f"{at}.body.escrow")
+            elif decision in INTERRUPTIONS:
+                self.interruption(decision, env, at)
         if seats != sorted(set(seats)):
             raise Invalid(f"{where}: envelopes not sorted by seat, or a seat twice")
         if decision == "join":  # every seat but the creator; heads count once it is complete
@@ -333,20 +418,73 @@ class Verifier:
             if self.creator in seats or (not last and seats != others):
                 raise Invalid(f"{where}: the join batch is every seat but the creator's")
             self.links.update(heads)
+        if len({jcs(e["body"]) for e in envs}) != 1 and decision in ("call", "handover"):
+            raise Invalid(f"{where}: the envelopes of a {decision} carry different bodies")
+        if decision in ("resign", "unseal"):
+            self.public.add(envs[0]["body"]["seat"])  # the secret is (being) published
+        if decision == "handover" and not last:  # complete: the card signs from now on
+            body = envs[0]["body"]
+            self.keys[body["seat"]] = card(body["card"], f"{where}.body.card")
         kind, _, name = decision.partition(":")
         if kind == "commit":
-            self.commits[name] = b
+            self.commits[name] = (b, set())
         elif kind == "reveal":
             self.reveal(b, name, where)
 
+    def follows_commit(self, step: dict[str, Any], digest: str) -> None:
+        """§6.2, §6.9: a reveal batch names the commit batch as parent, or the last of the
+        interruptions that closed it."""
+        decision = step.get("decision", "")
+        if decision.startswith("commit:"):
+            self.sealing = decision.partition(":")[2]
+        elif decision not in INTERRUPTIONS:
+            self.sealing = None
+            return
+        if self.sealing is not None:
+            self.commits[self.sealing][1].add(digest)
+
+    def interruption(self, decision: str, env: dict[str, Any], at: str) -> None:
+        """§6.9: the body of a call, an unseal, a resignation or a handover."""
+        n = len(self.keys)
+        body = members(env["body"], INTERRUPTIONS[decision], f"{at}.body")
+        if decision == "call":
+            seats = body["seats"]
+            if type(seats) is not list or not seats or seats != sorted(set(seats)):
+                raise Invalid(f"{at}.body.seats: not a sorted list of seats")
+            for k, seat in enumerate(seats):
+                integer(seat, 0, n - 1, f"{at}.body.seats[{k}]")
+            if env["seat"] in seats:
+                raise Invalid(f"{at}: a seat calls itself")
+            text(body["decision"], DECISION, f"{at}.body.decision")
+            text(body["awaited"], HEX, f"{at}.body.awaited")
+            if type(body["end"]) is not bool:
+                raise Invalid(f"{at}.body.end: not a boolean")
+            return
+        integer(body["seat"], 0, n - 1, f"{at}.body.seat")
+        if decision == "unseal":
+            scalar(body["share"], f"{at}.body.share")
+        elif decision == "resign":
+            if env["seat"] != body["seat"]:
+                raise Invalid(f"{at}: a seat resigns only itself")
+            if scalar(body["secret"], f"{at}.body.secret") == 0:
+                raise Invalid(f"{at}.body.secret: zero")
+        else:
+            key = card(body["card"], f"{at}.body.card")
+            if key in self.keys:
+                raise Invalid(f"{at}.body.card: the card holds a seat already")
+            if body["secret"] != "":
+                any_binary(body["secret"], f"{at}.body.secret")
+
     def reveal(self, b: dict[str, Any], name: str, where: str) -> None:
         """§6.2: every revealed key opens its seat's commitment."""
-        commit = self.commits.get(name)
-        if commit is None or b["parent"] != sha256(commit):
+        commit, parents = self.commits.get(name, ({}, set()))
+        if b["parent"] not in parents:
             raise Invalid(f"{where}: a reveal that follows no commit batch")
         committed = {e["seat"]: e for e in commit["envelopes"]}
         for env in b["envelopes"]:
             at = f"{where}, seat {env['seat']}"
+            if env["seat"] not in committed:
+                raise Invalid(f"{at}: reveals what it never committed")
             key = binary(members(env["body"], {"key"}, at)["key"], 32, f"{at}.key")
             body = members(
                 committed[env["seat"]]["body"], {"commitment", "nonce", "ciphertext"}, at

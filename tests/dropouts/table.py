@@ -19,6 +19,7 @@ from pbem.core.randomness import Rng
 from pbem.core.replay import Replay, replay_file
 from pbem.core.rescue import call, callers
 from pbem.core.selfplay import bot_identities
+from tests.conformance import verifier as independent
 from tests.helpers import Seeded
 
 START = 1_767_225_600
@@ -115,6 +116,7 @@ class Table:
         text = gamefile.encode(game)
         verified = replay_file(gamefile.decode(text), self.rules)
         assert verified.cached() == self.replay.cached()
+        assert independent.verify(text.encode()) == len(game.steps)  # format.md alone
         steps = list(game.steps)
         if steps and getattr(steps[-1], "decision", "") == "disclose":
             steps = steps[:-1]
