@@ -75,10 +75,7 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
         "view": pos.rules.view(pos.state, None) if pos.state is not None else None,
     }
     out = [*opened.notes(store), f"{pos.rules.id} game {pos.genesis.game}, step {pos.count}"]
-    out += [
-        f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]"
-        for i, c in enumerate(pos.cards)
-    ]
+    out += [f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]" for i, c in enumerate(pos.cards)]
     if board:
         out.append(board)
     if as_name is not None and seat is None:

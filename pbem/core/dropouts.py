@@ -466,7 +466,7 @@ def add_interruption(pos: Position, env: Envelope) -> None:
         raise fail(reason_of(exc)) from exc
     if not 0 <= seat < len(pos.cards) + len(pos.genesis.escrow.referees):
         raise StepRejected(index, None, pos.names, f"signer {seat} does not exist")
-    pos.check_signed(index, env, batch.parent)
+    link = pos.check_signed(index, env, batch.parent)
     try:
         kind.check(pos, batch, env)
     except (Rejected, RulesError, ValueError) as exc:
@@ -484,7 +484,7 @@ def add_interruption(pos: Position, env: Envelope) -> None:
     pos.latest = max(pos.latest, env.time)
     pos.taken.append((index, env))
     if seat < len(pos.cards):
-        pos.consume_preimage(seat, env.preimage)
+        pos.consume_preimage(seat, link)
     if len(envelopes) < len(signers):
         return
     done, pos.interrupt = pos.interrupt, None
@@ -512,10 +512,13 @@ def settle(pos: Position) -> None:
         if pos.interrupt is not None:
             return
         if aw.kind == "batch":
+            owed = pos.remaining()
+            if owed and not any(s in pos.published or s in pos.resigned for s in owed):
+                return  # every seat still owed signs for itself
             batch = pos.batch or Batch.model_construct(
                 kind="batch", parent=aw.parent, decision=aw.decision, envelopes=[]
             )
-            for seat in pos.remaining():
+            for seat in owed:
                 made = _made_here(pos, batch, seat)
                 if made is not None:
                     pos.virtual[seat] = made

@@ -27,9 +27,11 @@ from pbem.core.canonical import (
     b64_pattern,
     canonical,
     canonical_object,
+    canonical_with_and_without,
     fast_encoding,
     format_path,
     parse,
+    plain_text,
     pretty,
 )
 from pbem.core.errors import Rejected, UsageError
@@ -76,17 +78,24 @@ class Strict(BaseModel):
 
 
 class Signed(Strict):
-    """An object carrying a signature. Its canonical bytes are kept per top-level member,
-    so the signed part (everything but ``signature``) and the whole (for the step hash) are
-    assembled from one encoding."""
+    """An object carrying a signature. Its canonical bytes, whole (for the step hash) and
+    without ``signature`` (what the signature covers), are computed once, from the value
+    as received when it was decoded."""
 
     KIND: ClassVar[str] = ""
-    _members: dict[str, bytes] | None = PrivateAttr(default=None)
+    _bytes: tuple[bytes, bytes] | None = PrivateAttr(default=None)
 
-    def members(self) -> dict[str, bytes]:
-        if self._members is None:
-            self._members = {k: canonical(v) for k, v in self.model_dump(mode="json").items()}
-        return self._members
+    def keep_bytes(self, value: dict[str, Any], *, plain: bool = False) -> None:
+        """Remember the canonical bytes of ``value``, the JSON this object was read from
+        (``plain``: parsed from ``plain_text``)."""
+        self._bytes = canonical_with_and_without(value, "signature", plain=plain)
+
+    def _encoded(self) -> tuple[bytes, bytes]:
+        private = self.__pydantic_private__  # read directly: attribute access is slow here
+        assert private is not None
+        if private["_bytes"] is None:
+            self.keep_bytes(self.model_dump(mode="json"))
+        return private["_bytes"]
 
     def __eq__(self, other: object) -> bool:
         """Two signed objects are the same when their canonical bytes are (the cached
@@ -100,16 +109,15 @@ class Signed(Strict):
 
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Any:
         copy = super().model_copy(update=update, deep=deep)
-        copy._members = None  # the bytes of the original are not the copy's
+        copy._bytes = None  # the bytes of the original are not the copy's
         return copy
 
     def signed_part(self) -> bytes:
         """The canonical bytes the signature covers: the object without its signature."""
-        members = self.members()
-        return canonical_object({k: v for k, v in members.items() if k != "signature"})
+        return self._encoded()[1]
 
     def canonical_bytes(self) -> bytes:
-        return canonical_object(self.members())
+        return self._encoded()[0]
 
     def signing_kind(self) -> str:
         return self.KIND
@@ -297,31 +305,36 @@ def _validate(model: type[BaseModel], value: Any, path: list[str | int], raw: An
         raise _problem([*path, *loc], raw, message) from exc
 
 
-def _same_bytes(item: Signed, value: dict[str, Any], path: list[str | int], raw: Any) -> None:
+def _same_bytes(
+    item: Signed, value: dict[str, Any], path: list[str | int], raw: Any, plain: bool
+) -> None:
     """Keep the canonical bytes of the value as received (what signatures and hashes
     cover); the model must dump back to that value exactly. Strict validation already
     refuses coercion (so ``==`` cannot confuse ``true`` with ``1`` here); this catches any
     default or normalization a model might add."""
+    if item.__dict__ == value:  # plain fields, as received: nothing to dump
+        item.keep_bytes(value, plain=plain)
+        return
     dumped = item.model_dump(mode="json")
     if dumped != value:
         key = next(k for k in sorted(dumped.keys() | value.keys()) if dumped.get(k) != value.get(k))
         raise _problem(
             [*path, key], raw, "does not re-encode as received (a coerced type or a default)"
         )
-    item._members = {key: canonical(v) for key, v in value.items()}
+    item.keep_bytes(value, plain=plain)
 
 
-def _step(value: Any, index: int, raw: Any) -> Step:
+def _step(value: Any, index: int, raw: Any, plain: bool) -> Step:
     path: list[str | int] = ["steps", index]
     kind = value.get("kind") if isinstance(value, dict) else None
     if kind == "batch":
         batch = _validate(Batch, value, path, raw)
         for k, (env, env_value) in enumerate(zip(batch.envelopes, value["envelopes"], strict=True)):
-            _same_bytes(env, env_value, [*path, "envelopes", k], raw)
+            _same_bytes(env, env_value, [*path, "envelopes", k], raw, plain)
         return batch
     if kind in {"turn", "beacon", "shuffle"}:
         entry = _validate(Entry, value, path, raw)
-        _same_bytes(entry, value, path, raw)
+        _same_bytes(entry, value, path, raw, plain)
         return entry
     raise Rejected(f"step {index + 1}: unknown step kind {kind!r} (turn, beacon, shuffle or batch)")
 
@@ -331,8 +344,8 @@ class Steps(Sequence[Step]):
     strict checks and one-line errors as ``decode``), and each recognisable by its hash
     without being validated, so that the store skips what it verified before."""
 
-    def __init__(self, raw: dict[str, Any], what: str) -> None:
-        self._raw, self._values, self._what = raw, raw["steps"], what
+    def __init__(self, raw: dict[str, Any], what: str, plain: bool) -> None:
+        self._raw, self._values, self._what, self._plain = raw, raw["steps"], what, plain
         self._decoded: dict[int, Step] = {}
 
     def __len__(self) -> int:
@@ -351,7 +364,7 @@ class Steps(Sequence[Step]):
             index += len(self)
         if index not in self._decoded:
             try:
-                self._decoded[index] = _step(self._values[index], index, self._raw)
+                self._decoded[index] = _step(self._values[index], index, self._raw, self._plain)
             except Rejected as exc:
                 raise Rejected(f"{self._what}: {exc}") from exc
         return self._decoded[index]
@@ -401,13 +414,13 @@ def decode(data: bytes | str, *, what: str = "game file", lazy: bool = False) ->
         raise Rejected(f"{what}: {problem}")
     try:
         genesis = _validate(Genesis, raw["genesis"], ["genesis"], raw)
-        _same_bytes(genesis, raw["genesis"], ["genesis"], raw)
+        _same_bytes(genesis, raw["genesis"], ["genesis"], raw, plain_text(data))
         if not isinstance(raw["steps"], list):
             raise Rejected("field steps must be a list")
         state = _validate(CachedState, raw["state"], ["state"], raw)
     except Rejected as exc:
         raise Rejected(f"{what}: {exc}") from exc
-    steps: Any = Steps(raw, what)
+    steps: Any = Steps(raw, what, plain_text(data))
     if not lazy:
         steps = list(steps)
     return GameFile.model_construct(format=FORMAT, genesis=genesis, steps=steps, state=state)
@@ -424,12 +437,12 @@ def _partial(data: bytes | str) -> Any:
 def decode_item(data: bytes | str, *, what: str = "item") -> Entry | Envelope:
     """One signed entry or envelope on its own (as a mail recipient takes a step that
     extends a copy it has), parsed and checked as strictly as inside a file."""
-    raw = parse(data, what=what)
+    raw, plain = parse(data, what=what), plain_text(data)
     if isinstance(raw, dict) and raw.get("kind") == "envelope":
         env = _validate(Envelope, raw, [], raw)
-        _same_bytes(env, raw, [], raw)
+        _same_bytes(env, raw, [], raw, plain)
         return env
-    step = _step(raw, 0, {"steps": [raw]})
+    step = _step(raw, 0, {"steps": [raw]}, plain)
     if not isinstance(step, Entry):
         raise Rejected(f"{what}: an entry or an envelope was expected, not a batch")
     return step
@@ -441,7 +454,7 @@ def load_stored(model: type[S], data: bytes) -> S:
     are computed over exactly what was received."""
     value = json.loads(data)
     item = model.model_validate(value)
-    item._members = {key: canonical(v) for key, v in value.items()}
+    item.keep_bytes(value, plain=plain_text(data))
     if item.canonical_bytes() != data:
         raise Rejected(f"a stored {model.__name__.lower()} is not in canonical form")
     return item

@@ -231,9 +231,10 @@ class Position:
         keys = {c.sign_key for c in g.seats}
         if any(r.sign_key in keys for r in escrow.referees):
             raise Rejected("genesis: a referee of the escrow holds a seat")
-        verify_signature(
-            g.seats[g.creator].sign_key, g, "genesis: the creator's signature does not verify"
-        )
+        try:
+            verify_signature(g.seats[g.creator].sign_key, g)
+        except Rejected as exc:
+            raise Rejected("genesis: the creator's signature does not verify") from exc
 
     # ----- what the game awaits --------------------------------------------------------------
 
@@ -344,7 +345,7 @@ class Position:
                 raise StepRejected(
                     index, seat, self.names, f"this seat is not awaited for {aw.decision!r}"
                 )
-        self.check_signed(index, env, aw.parent)
+        link = self.check_signed(index, env, aw.parent)
         if env.decision != aw.decision:
             raise StepRejected(
                 index,
@@ -366,7 +367,7 @@ class Position:
         self.signatures += 1
         self.latest = max(self.latest, env.time)
         if env.decision != "join":
-            self.consume_preimage(seat, env.preimage)
+            self.consume_preimage(seat, link)
         self.taken.append((index, env))
         if len(envelopes) + len(self.virtual) == len(aw.seats):
             done, self.batch = self.batch, None
@@ -394,9 +395,10 @@ class Position:
             )
         return aw
 
-    def check_signed(self, index: int, item: Entry | Envelope, parent: str) -> None:
+    def check_signed(self, index: int, item: Entry | Envelope, parent: str) -> bytes:
         """Game id, hash link, signature (by the key in force for the seat) and beacon
-        preimage, in the order an auditor wants."""
+        preimage, in the order an auditor wants. Returns the preimage's bytes (empty for a
+        join or a referee), for ``consume_preimage`` once the step is accepted."""
         from pbem.core.dropouts import signer_card
 
         seat = item.seat
@@ -408,34 +410,34 @@ class Position:
             raise StepRejected(
                 index, seat, self.names, "names the wrong parent step (broken hash link or replay)"
             )
-        verify_signature(
-            signer_card(self, seat).sign_key,
-            item,
-            str(StepRejected(index, seat, self.names, "bad signature")),
-        )
+        try:
+            verify_signature(signer_card(self, seat).sign_key, item)
+        except Rejected as exc:
+            raise StepRejected(index, seat, self.names, "bad signature") from exc
         if seat >= len(self.cards):  # a referee: it keeps no beacon chain here
-            return
+            return b""
         if isinstance(item, Envelope) and item.decision == "join":
             if item.preimage:
                 raise StepRejected(index, seat, self.names, "a join envelope reveals no preimage")
-            return
+            return b""
         if not item.preimage:
             raise StepRejected(index, seat, self.names, "reveals no beacon preimage")
         if self.revealed[seat] + 1 >= self.genesis.chain:
             raise StepRejected(index, seat, self.names, "the seat's beacon chain is used up")
-        if chain_step(b64d(item.preimage, size=32)) != self.beacons[seat]:
+        link = b64d(item.preimage, size=32)
+        if chain_step(link) != self.beacons[seat]:
             raise StepRejected(
                 index,
                 seat,
                 self.names,
                 "beacon preimage does not follow the seat's chain (replayed or forged entry)",
             )
+        return link
 
-    def consume_preimage(self, seat: int, preimage: str) -> bytes:
-        value = b64d(preimage, size=32)
-        self.beacons[seat] = value
+    def consume_preimage(self, seat: int, link: bytes) -> None:
+        """The seat's chain moves on to ``link`` (checked by ``check_signed``)."""
+        self.beacons[seat] = link
         self.revealed[seat] += 1
-        return value
 
     # ----- randomness and the next decision ------------------------------------------------------
 
@@ -571,9 +573,10 @@ def _public_key(sign_key: str) -> Ed25519PublicKey:
     return Ed25519PublicKey.from_public_bytes(b64d(sign_key, size=32, what="signing key"))
 
 
-def verify_signature(sign_key: str, item: Signed, message: str) -> None:
+def verify_signature(sign_key: str, item: Signed) -> None:
+    """Refuse (``Rejected("bad signature")``) unless ``sign_key`` signed ``item``."""
     try:
         key = _public_key(sign_key)
         key.verify(b64d(item.signature, size=64, what="signature"), signing_message(item))
     except (InvalidSignature, Rejected, ValueError) as exc:
-        raise Rejected(message) from exc
+        raise Rejected("bad signature") from exc

@@ -115,13 +115,13 @@ ENTRIES: dict[str, EntryKind] = {
 def add_entry(pos: Position, entry: Entry) -> None:
     index = pos.count
     aw = pos.expect(entry.kind, index, entry.seat)
-    pos.check_signed(index, entry, aw.parent)
+    link = pos.check_signed(index, entry, aw.parent)
     kind = ENTRIES[entry.kind]
     try:
         summary, prepared = kind.check(pos, entry)
     except (Rejected, RulesError, ValueError) as exc:
         raise StepRejected(index, entry.seat, pos.names, reason_of(exc)) from exc
-    link = pos.consume_preimage(entry.seat, entry.preimage)
+    pos.consume_preimage(entry.seat, link)
     digest = hash_of(entry)
     pos.count += 1
     pos.signatures += 1

@@ -52,7 +52,13 @@ class GuessState(Model):
     guesses: list[int | None]
     closest: list[int] = Field(default_factory=list)
     leader: int | None = None
-    flips: list[bool] = Field(default_factory=list)
+    risks_won: int = 0
+
+    def fresh(self) -> GuessState:
+        """A copy whose lists are new: the moves mutate only those and plain fields, and a
+        deep copy is most of a long game's verification in this ruleset."""
+        fields = {k: list(v) if isinstance(v, list) else v for k, v in self.__dict__.items()}
+        return GuessState.model_construct(**fields)
 
 
 class GuessGame(Ruleset):
@@ -117,7 +123,7 @@ class GuessGame(Ruleset):
         raise RulesError(f"G-1: {action.type} is not a legal action now (phase {state.phase})")
 
     def apply(self, state: GuessState, seat: int, action: Any) -> GuessState:
-        new = state.model_copy(deep=True)
+        new = state.fresh()
         if action.type == "bank":
             new.scores[seat] += 1
             self._next_round(new)
@@ -126,7 +132,7 @@ class GuessGame(Ruleset):
         return new
 
     def apply_parallel(self, state: GuessState, actions: Mapping[int, Any]) -> GuessState:
-        new = state.model_copy(deep=True)
+        new = state.fresh()
         assert new.target is not None
         new.guesses = [actions[s].value for s in range(len(new.scores))]
         distance = [abs(g - new.target) for g in new.guesses]
@@ -141,15 +147,15 @@ class GuessGame(Ruleset):
         return new
 
     def resolve_chance(self, state: GuessState, rng: Rng) -> GuessState:
-        new = state.model_copy(deep=True)
+        new = state.fresh()
         if new.phase == "tie":
             new.leader = rng.choice(new.closest)
             new.phase = "choose"
             return new
         if new.phase == "risk":
             won = rng.below(2) == 1
-            new.flips.append(won)
             if won:
+                new.risks_won += 1
                 assert new.leader is not None
                 new.scores[new.leader] += 3
             self._next_round(new)
