@@ -13,7 +13,8 @@ proofs, decryption shares, shuffle proofs and Feldman commitments need ed25519 g
 arithmetic, which ``cryptography`` does not offer), and nothing of §8: without the rules it
 cannot say who was awaited, whether an action was legal, or which automatic steps the
 replay made for a seat whose secret is public. For such a seat (resigned, or opened by its
-escrow) it only checks that a later preimage lies on the seat's chain, some links on. The tests compare its verdict with pbem's on every file they make or mutate.
+escrow) it only checks that a later preimage lies on the seat's chain, some links on.
+The tests compare its verdict with pbem's on every file they make or mutate.
 """
 
 from __future__ import annotations
