@@ -248,7 +248,7 @@ class Position:
         """The last step when it is a batch still collecting envelopes."""
         return self.batch
 
-    @property
+    @functools.cached_property
     def game_bytes(self) -> bytes:
         return b64d(self.genesis.game)
 
@@ -358,9 +358,7 @@ class Position:
         except (Rejected, RulesError, ValidationError) as exc:
             raise StepRejected(index, seat, self.names, reason_of(exc)) from exc
         envelopes = sorted([*batch.envelopes, env], key=lambda e: e.seat)
-        self.batch = self.last = Batch.model_construct(
-            kind="batch", parent=batch.parent, decision=batch.decision, envelopes=envelopes
-        )
+        self.batch = self.last = batch.model_copy(update={"envelopes": envelopes})
         if opening:
             self.batch_at = index
             self.count += 1

@@ -20,7 +20,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from pbem.core.canonical import MAX_SAFE_INTEGER, canonical
+from pbem.core.canonical import MAX_SAFE_INTEGER, fast_encoding
 from pbem.core.randomness import Rng
 from pbem.core.rulebook import Rulebook, Topic, load
 
@@ -343,7 +343,8 @@ class Ruleset(ABC):
         """An action as signed: validated strictly (no coercion, every field present), and
         it must dump back to exactly ``data``, so what the rules apply is what was signed."""
         action = _adapter(self.Action).validate_python(data, strict=True)
-        if canonical(self.dump_action(action)) != canonical(data):
+        dumped = fast_encoding(self.dump_action(action))  # injective: equal bytes, equal values
+        if not dumped or dumped != fast_encoding(data):
             raise RulesError(
                 "the action does not re-encode as signed (a default or a coerced type)"
             )

@@ -57,8 +57,9 @@ class GuessState(Model):
     def fresh(self) -> GuessState:
         """A copy whose lists are new: the moves mutate only those and plain fields, and a
         deep copy is most of a long game's verification in this ruleset."""
-        fields = {k: list(v) if isinstance(v, list) else v for k, v in self.__dict__.items()}
-        return GuessState.model_construct(**fields)
+        return self.model_copy(
+            update={k: list(v) for k, v in self.__dict__.items() if isinstance(v, list)}
+        )
 
 
 class GuessGame(Ruleset):
