@@ -9,18 +9,19 @@ the seed, so a run can be repeated exactly.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.core import gamefile
-from pbem.core.author import act, automatic, new_game
+from pbem.core.author import act, automatic, knowledge, new_game
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.files import atomic_write
 from pbem.core.keys import Identity
 from pbem.core.randomness import Rng
 from pbem.core.replay import Replay, replay_file
-from pbem.core.rules import Result, Ruleset
+from pbem.core.rules import Bot, Result, RulesError, Ruleset
 
 MAX_STEPS = 20000
 
@@ -55,21 +56,27 @@ class _Entropy:
         return bytes(self._rng.below(256) for _ in range(n))
 
 
+def resolve_bot(rules: Ruleset, bot: str | Bot) -> Bot:
+    """A bot given by name, or the bot itself; an unknown name is a usage error."""
+    if not isinstance(bot, str):
+        return bot
+    try:
+        return rules.bot(bot)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from exc
+
+
 def play_game(
     rules: Ruleset,
     players: int,
     seed: int,
     options: dict[str, Any],
-    bots: list[str],
+    bots: Sequence[str | Bot],
     out: Path | None = None,
 ) -> GameReport:
-    """Play one complete game; raise ``Rejected`` if anything fails to verify."""
-    available = rules.bots()
-    unknown = [b for b in bots if b not in available]
-    if unknown:
-        raise UsageError(
-            f"unknown bot {unknown[0]!r} for {rules.id} (known: {', '.join(sorted(available))})"
-        )
+    """Play one complete game; raise ``Rejected`` if anything fails to verify. ``bots`` are
+    cycled over the seats: names (``greedy``, ``mcts:200``) or bots themselves."""
+    seat_bots = [resolve_bot(rules, b) for b in bots]
     identities = bot_identities(seed, players)
     rng = Rng(hashlib.sha256(b"pbem/1/selfplay-rng\0" + str(seed).encode()).digest())
     entropy = _Entropy(rng.fork("entropy"))
@@ -83,8 +90,9 @@ def play_game(
         seat = author.remaining()[0]
         me = identities[seat]
         if not automatic(author, me):
-            bot = available[bots[seat % len(bots)]]
-            act(author, me, bot(rules, author.state, seat, bot_rngs[seat]), entropy=entropy)
+            bot = seat_bots[seat % len(seat_bots)]
+            choice = bot(rules, author.state, seat, knowledge(author, me), bot_rngs[seat])
+            act(author, me, choice, entropy=entropy)
         text = gamefile.encode(author.to_file())
         recipient.extend(gamefile.decode(text))
     final = replay_file(gamefile.decode(text), rules)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from pbem.cli.common import load
 from pbem.core import registry
-from pbem.core.keys import Keyring
+from pbem.core.author import knowledge, seat_of
+from pbem.core.keys import Identity, Keyring
 from pbem.core.randomness import Rng
 from pbem.core.replay import Replay
 from pbem.mail.compose import needs_decision
@@ -28,7 +29,7 @@ class Table:
         self.delivered = {p.email: 0 for p in players}
         self.again: set[str] = set()
         self.rules = registry.get(ruleset)
-        self.bot = self.rules.bots()[bot]
+        self.bot = self.rules.bot(bot)
         self.rng = Rng(seed.to_bytes(32, "big"))
         self.read = {p.name: 0 for p in players}
         self.moves = 0
@@ -43,14 +44,15 @@ class Table:
         notes = player.notes.read_text().splitlines() if player.notes.exists() else []
         for path in notes[self.read[player.name] :]:
             replay = player.store().load(Path(path).parent.name)
-            me = Keyring(player.home).card(player.name)
-            seat = [c.sign_key for c in replay.genesis.seats].index(me.sign_key)
+            me = Keyring(player.home).load(player.name, None)
+            seat = [c.sign_key for c in replay.genesis.seats].index(me.card.sign_key)
             if seat in replay.remaining() and needs_decision(replay):
-                self.move(player, replay, seat)
+                self.move(player, replay, me)
         self.read[player.name] = len(notes)
 
-    def move(self, player: Player, replay: Replay, seat: int) -> None:
-        action = self.bot(self.rules, replay.state, seat, self.rng)
+    def move(self, player: Player, replay: Replay, me: Identity) -> None:
+        seat = seat_of(replay, me)
+        action = self.bot(self.rules, replay.state, seat, knowledge(replay, me), self.rng)
         text = self.rules.format_action(replay.state, seat, action)
         self.moves += 1
         target = player.work / f"move-{self.moves:04d}.json"

@@ -132,11 +132,15 @@ class Rattus(Ruleset):
     def render_private(self, state: State, seat: int, known: Mapping[str, str]) -> str:
         return text.private(state, seat, known)
 
-    def random_action(self, state: State, seat: int, rng: Rng) -> Any:
-        """A random legal action; but a bot cannot read its hand, so it plays no region
-        card (``bots.no_cards``)."""
+    def random_action(
+        self, state: State, seat: int, rng: Rng, known: Mapping[str, str] | None = None
+    ) -> Any:
+        """A random legal action; region cards only if the seat's hand is ``known``: without
+        it a bot could not tell which card it may sign (``bots.no_cards``)."""
         none = bots.no_cards(state)
-        return none if none is not None else super().random_action(state, seat, rng)
+        if none is not None and not known:
+            return none
+        return super().random_action(state, seat, rng, known)
 
     def bots(self) -> dict[str, Bot]:
         return {**super().bots(), "greedy": bots.greedy}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
 from pbem.core.rules import Ruleset
 from pbem.games.rattus import flow
@@ -52,7 +53,7 @@ def no_cards(s: State) -> Protect | None:
     return Protect() if flow.stage(s) == "protect" else None
 
 
-def greedy(rules: Ruleset, state: Any, seat: int, rng: Rng) -> Action:
+def greedy(rules: Ruleset, state: Any, seat: int, knowledge: Knowledge, rng: Rng) -> Action:
     none = no_cards(state)
     if none is not None:
         return none

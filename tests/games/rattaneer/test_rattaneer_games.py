@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 
+from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
 from pbem.core.rules import Chance, Over, Parallel, Turn
 from pbem.games.rattaneer import Rattaneer, State
@@ -124,14 +125,18 @@ def play_game(rules: Rattaneer, seats: int, treasures: bool, seed: int) -> State
         elif isinstance(decision, Turn):
             legal = rules.legal_actions(state, decision.seat)
             assert len(legal) > 1  # a single option is taken automatically
-            action = bots[kinds[decision.seat]](rules, state, decision.seat, rng)
+            action = bots[kinds[decision.seat]](
+                rules, state, decision.seat, Knowledge(decision.seat), rng
+            )
             rules.check(state, decision.seat, action)
             _round_trip(rules, state, decision.seat, [action, *legal[:10]])
             assert rules.summary(state, decision.seat, action, names)
             after = rules.apply(state, decision.seat, action)
         else:
             assert isinstance(decision, Parallel)
-            actions = {s: bots[kinds[s]](rules, state, s, rng) for s in decision.seats}
+            actions = {
+                s: bots[kinds[s]](rules, state, s, Knowledge(s), rng) for s in decision.seats
+            }
             for seat, action in actions.items():
                 rules.check(state, seat, action)
                 _round_trip(rules, state, seat, [action])

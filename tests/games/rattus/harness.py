@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
 from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, RulesError, Turn
 from pbem.games.rattus import Rattus, State, diplomats, regiondeck
@@ -117,6 +118,9 @@ class Table:
         """What ``seat`` was shown privately (its ``pbem status --as``)."""
         return {h: self.faces[h] for to, items in self.private if to == seat for h in items}
 
+    def knowledge(self, seat: int) -> Knowledge:
+        return Knowledge(seat, self.known(seat))
+
     def step(self) -> None:
         """Answer one Chance, Reveal or Reshuffle, as the engine would."""
         d = self.decision
@@ -179,7 +183,8 @@ class Table:
             if isinstance(d, Over):
                 return self.state
             if isinstance(d, Turn):
-                action = known[bots[d.seat % len(bots)]](RULES, self.state, d.seat, bot_rng[d.seat])
+                bot = known[bots[d.seat % len(bots)]]
+                action = bot(RULES, self.state, d.seat, self.knowledge(d.seat), bot_rng[d.seat])
                 RULES.check(self.state, d.seat, action)
                 self.state = RULES.apply(self.state, d.seat, action)
             elif isinstance(d, Parallel):
@@ -187,7 +192,8 @@ class Table:
                 for seat in d.seats:
                     if chooser is None:
                         bot = known[bots[seat % len(bots)]]
-                        answers[seat] = bot(RULES, self.state, seat, bot_rng[seat])
+                        mind = self.knowledge(seat)
+                        answers[seat] = bot(RULES, self.state, seat, mind, bot_rng[seat])
                     else:
                         answers[seat] = chooser(self.state, seat, self.known(seat), bot_rng[seat])
                     RULES.check(self.state, seat, answers[seat])

@@ -9,7 +9,14 @@ from collections.abc import Callable
 import pytest
 
 from pbem.core import deck, gamefile
-from pbem.core.author import act, automatic, deck_secret, new_game, private_knowledge
+from pbem.core.author import (
+    act,
+    automatic,
+    deck_secret,
+    knowledge,
+    new_game,
+    private_knowledge,
+)
 from pbem.core.errors import Rejected
 from pbem.core.keys import Identity
 from pbem.core.randomness import Rng
@@ -51,7 +58,9 @@ def drive(
                 for a in RULES.legal_actions(s, seat)
                 if RULES.format_action(s, seat, a).startswith(prefer)
             ]
-            action = legal[0] if legal else greedy(RULES, s, seat, rng)
+            action = (
+                legal[0] if legal else greedy(RULES, s, seat, knowledge(replay, ids[seat]), rng)
+            )
         act(replay, ids[seat], action)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pbem.core.knowledge import Knowledge
 from pbem.core.rules import Over, Parallel, RulesError, Turn
 from pbem.games.rattus import State, data, scoring
 from pbem.games.rattus.actions import (
@@ -228,7 +229,7 @@ def test_greedy_places_away_from_the_plague() -> None:
         tokens={"Italia": ["tokens/0", "tokens/1"], "Polonia": ["tokens/2"]},
     )
     s.progress.took = True
-    assert greedy(RULES, s, 0, rng(0)) == Place(region="Polonia")
+    assert greedy(RULES, s, 0, Knowledge(0), rng(0)) == Place(region="Polonia")
 
 
 def test_greedy_beats_random() -> None:
