@@ -269,7 +269,8 @@ def _contents(state: State, seats: list[Seat], cards: CardSet, number: int, at: 
             seat = seats[holder] if holder is not None else None
             at.chip(seat, f"{vp} VP: {seat.label if seat else 'free'}")
         if state.options.treasures:
-            at.note(f"{len(state.treasure_stack)} treasures")
+            at.note(f"{state.island_treasures} treasures")
+            at.note("face down")
     else:
         unused = [(seats[s], n) for s, n in enumerate(state.unused) if n]
         at.note("X (unused):" if unused else "X: none")
@@ -312,7 +313,7 @@ def _decks(state: State) -> str:
         f"discarded trade ships {len(state.sea_discard)}",
     ]
     if state.options.treasures:
-        parts.append(f"treasure cards on the island {len(state.treasure_stack)}")
+        parts.append(f"treasure cards face down on the island {state.island_treasures}")
     if state.neutral:
         parts.append(f"neutral henchmen set aside {state.neutral}")
     return " · ".join(parts)

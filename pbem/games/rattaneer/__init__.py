@@ -42,7 +42,7 @@ class Rattaneer(Ruleset):
     """Rattaneer (Hisashi Hayashi, OKAZU Brand 2017), per ``rules/rattaneer.md``."""
 
     id = "rattaneer"
-    version = "1.0"
+    version = "1.1"
     title = "Rattaneer"
     min_seats = 2
     max_seats = 5
@@ -73,6 +73,8 @@ class Rattaneer(Ruleset):
             return Parallel(
                 seats=state.flip_seats, name="flip", sealed=False, prompt=notation.prompt(state)
             )
+        if day.treasure_draw_awaited(state):
+            return Chance(reason="R-6.5: a treasure card for each pirate on the Legendary Island")
         if state.phase == "day":
             return Turn(seat=day.chooser(state), prompt=notation.prompt(state))
         return Over(result=scoring.result(state, state.options.card_set()))
@@ -127,11 +129,18 @@ class Rattaneer(Ruleset):
         return new
 
     def resolve_chance(self, state: State, rng: Rng) -> State:
+        """The setup draw, the Night's refills, or the treasure cards at the island; when
+        the Day then runs on into the Night, the Night's draws follow from the same stream
+        (no choice comes between)."""
         new = copy(state)
         if state.phase == "setup":
             start.setup_draw(new, rng)
         elif state.phase == "night":
             night.night(new, rng)
+        elif state.phase == "day":
+            day.draw_treasures(new, state.options.card_set(), rng)
+            if new.phase == "night":
+                night.night(new, rng)
         else:
             raise RulesError(f"no random draw is awaited now ({state.phase})")
         return new

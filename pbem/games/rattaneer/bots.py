@@ -221,8 +221,9 @@ def _area_value(cards: CardSet, state: State, seat: int, number: int) -> int:
         vp = sea_table(cards).vp
         return HALF_VP_PER_VP * sum(vp[c] for c in player.face_up)
     if number == ISLAND:
-        if state.treasure_stack:
-            return HALF_VP_PER_VP * cards.treasure(state.treasure_stack[0]).vp
+        if state.island_treasures:  # a random draw: the mean of the cards not yet taken
+            vps = [cards.treasure(t).vp for t in state.treasure_box]
+            return HALF_VP_PER_VP * sum(vps) // len(vps)
         free = [v for v, s in zip(cards.treasure_spots, state.spots, strict=True) if s is None]
         if not player.henchmen:
             return 0

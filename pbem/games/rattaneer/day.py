@@ -2,7 +2,8 @@
 
 The Day runs by itself (``settle``) and stops only where a seat has a real choice: a
 Tavern purchase, a card to take in a distribution, the cards a trade ship or the Trade
-Port turns, a treasure spot. A choice with a single legal option is made for the seat.
+Port turns, a treasure spot; or where treasure cards must be drawn at the Legendary Island
+(a Chance, ``draw_treasures``). A choice with a single legal option is made for the seat.
 ``state.day`` says which area is resolving and who acts there, so that a stopped Day can
 be resumed from the state alone.
 """
@@ -14,9 +15,11 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Literal
 
+from pbem.core.randomness import Rng
 from pbem.core.rules import RulesError
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Spot, Take
 from pbem.games.rattaneer.cards import CardSet, ShipCard
+from pbem.games.rattaneer.decks import draw
 from pbem.games.rattaneer.scoring import begin_final, check_face_up, turn_face_down
 from pbem.games.rattaneer.state import (
     FARM,
@@ -72,8 +75,8 @@ def settle(state: State, cards: CardSet) -> None:
         day = _day(state)
         if not day.queue:
             _enter(state, cards, day.area + 1)
-        elif day.area == ISLAND and state.treasure_stack:
-            _take_treasure(state, day.queue.pop(0))
+        elif treasure_draw_awaited(state):
+            return
         else:
             choices = options(state, cards)
             if len(choices) > 1:
@@ -280,9 +283,31 @@ def _next_taker(state: State) -> None:
     day.queue = []
 
 
-def _take_treasure(state: State, seat: int) -> None:
-    """R-6.5 with option ``treasures``: the top card of the stack [ruling: taken at once]."""
-    state.players[seat].treasures.append(state.treasure_stack.pop(0))
+def treasure_draw_awaited(state: State) -> bool:
+    """R-6.5 with option ``treasures``: pirates at the island while treasure cards lie there
+    draw one each, at random: the Day waits for the engine's randomness."""
+    day = state.day
+    return (
+        state.phase == "day"
+        and day is not None
+        and day.area == ISLAND
+        and bool(day.queue)
+        and state.island_treasures > 0
+    )
+
+
+def draw_treasures(state: State, cards: CardSet, rng: Rng) -> None:
+    """R-6.5: in sea-priority order, each pirate at the island draws a treasure card while
+    any lie there [ruling: at once, it costs nothing]. Which of the unseen cards lie on the
+    island nobody knows, so a draw picks uniformly among every card not yet taken (RULINGS).
+    The card is public once drawn (R-3). Then the Day goes on. Mutates ``state``."""
+    if not treasure_draw_awaited(state):
+        raise RulesError("R-6.5: no treasure card is to be drawn now")
+    queue = _day(state).queue
+    while queue and state.island_treasures:
+        state.players[queue.pop(0)].treasures.append(draw(state.treasure_box, rng))
+        state.island_treasures -= 1
+    settle(state, cards)
 
 
 def _lift_henchman(state: State, seat: int) -> None:

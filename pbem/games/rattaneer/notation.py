@@ -55,7 +55,7 @@ def context(state: State) -> str | None:
         return "place"
     if state.phase == "final":
         return "final"
-    if state.phase == "day":
+    if state.phase == "day" and not day.treasure_draw_awaited(state):
         return day.kind(state)
     return None
 

@@ -72,7 +72,7 @@ def _integer(name: str, text: str) -> int:
 
 
 def initial_state(options: Mapping[str, Any], seats: int) -> State:
-    """R-2.1–2.6: everything that needs no draw. The draws wait for ``setup_draw``. An
+    """R-2.1–2.7: everything that needs no draw. The draws wait for ``setup_draw``. An
     embedded card set is checked against its hash here, before anything is played."""
     try:
         opts = Options.model_validate(dict(options))
@@ -88,6 +88,7 @@ def initial_state(options: Mapping[str, Any], seats: int) -> State:
         companion_deck=cards.companion_deck(),
         sea_deck=cards.sea_deck(),
         treasure_box=cards.treasure_deck(),
+        island_treasures=cards.treasures_drawn if opts.treasures else 0,
         spots=[None] * len(cards.treasure_spots),
         neutral=NEUTRALS.get(seats, 0),
         players=[Player() for _ in range(seats)],
@@ -97,8 +98,9 @@ def initial_state(options: Mapping[str, Any], seats: int) -> State:
 
 
 def setup_draw(state: State, rng: Rng) -> None:
-    """The setup Chance: start player (R-2.8), Tavern row (R-2.4), sea cards (R-2.5) and
-    the treasure stack (R-2.7), in that order. Mutates ``state``."""
+    """The setup Chance: start player (R-2.8), Tavern row (R-2.4), sea cards (R-2.5), in
+    that order. The treasure cards of R-2.7 lie unseen on the island: each is drawn only
+    when taken (R-6.5). Mutates ``state``."""
     start = state.options.start_seat
     if start is None:
         start = rng.below(state.seats)
@@ -107,7 +109,4 @@ def setup_draw(state: State, rng: Rng) -> None:
     state.tavern = draw_up_to(state.companion_deck, TAVERN_DRAW, rng)
     for cards_under in state.seas:
         cards_under.extend(draw_up_to(state.sea_deck, SEA_START, rng))
-    if state.options.treasures:
-        drawn = state.options.card_set().treasures_drawn
-        state.treasure_stack = draw_up_to(state.treasure_box, drawn, rng)
     state.phase = "morning"

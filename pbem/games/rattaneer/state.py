@@ -122,7 +122,9 @@ class State(Model):
     - ``workshop``: coins on area 1;
     - ``tavern``: the companion row, oldest first (R-7.B discards from the front);
     - ``seas``: the cards under areas 3..8, in the order they arrived;
-    - ``treasure_box``: treasure cards not in play; ``treasure_stack``: R-2.7, top first;
+    - ``treasure_box``: the treasure cards nobody has taken (sorted); with option
+      ``treasures``, ``island_treasures`` of them lie face down on area 10 (R-2.7), which
+      ones nobody knows, so each is drawn from the whole box when taken (R-6.5, RULINGS);
     - ``spots``: the seat whose henchman holds each spot of the secret treasure card;
     - ``neutral``: neutral henchmen set aside (R-2.6);
     - ``board``: areas 1..10 at index area-1, filled from the reveal to the Night;
@@ -145,7 +147,7 @@ class State(Model):
     seas: list[list[str]] = Field(default_factory=lambda: [[] for _ in SEA_AREAS])
     sea_discard: list[str] = Field(default_factory=list)
     treasure_box: list[str]
-    treasure_stack: list[str] = Field(default_factory=list)
+    island_treasures: int = 0
     spots: list[int | None]
     neutral: int = 0
     players: list[Player]

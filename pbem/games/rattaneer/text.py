@@ -128,9 +128,8 @@ def _island(state: State, names: list[str], cards: CardSet) -> str:
         for vp, s in zip(cards.treasure_spots, state.spots, strict=True)
     )
     text = f"spots {spots}"
-    if state.treasure_stack:
-        stack = " ".join(state.treasure_stack)
-        text += f"; treasure stack (top first): {stack}"
+    if state.island_treasures:
+        text += f"; treasure cards face down: {state.island_treasures} (drawn at random, R-6.5)"
     return text
 
 
@@ -153,7 +152,7 @@ def _decks(state: State) -> str:
     text += f" · discarded: companions {len(state.companion_discard)},"
     text += f" trade ships {len(state.sea_discard)}"
     if state.options.treasures:
-        text += f" · treasure cards left on the island {len(state.treasure_stack)}"
+        text += f" · treasure cards left on the island {state.island_treasures}"
     if state.neutral:
         text += f" · neutral henchmen set aside {state.neutral}"
     return text

@@ -41,7 +41,7 @@ def _options(raw: Mapping[str, str]) -> Options:
 
 class Rattus(Ruleset):
     id = "rattus"
-    version = "1.1"
+    version = "1.2"
     title = "Rattus (with Africanus)"
     min_seats = 2
     max_seats = 6

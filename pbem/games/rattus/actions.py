@@ -108,10 +108,11 @@ class Explorer(Model):
 
 
 class Explore(Model):
-    """T-6.8: the region, among those the revealed cards name, that gets 1 of your cubes."""
+    """T-6.8: the region, among those the revealed cards name, that gets 1 of your cubes;
+    None: place no cube (the placement is optional)."""
 
     type: Literal["explore"] = "explore"
-    region: str
+    region: str | None
 
 
 class Sultan(Model):
@@ -126,6 +127,14 @@ class Caravan(Model):
 
     type: Literal["caravan"] = "caravan"
     path: list[str]
+
+
+class Bonus(Model):
+    """T-6.10: the caravan's extra cube offered to you: place it in ``region``, the region
+    you are asked about; None: decline."""
+
+    type: Literal["bonus"] = "bonus"
+    region: str | None
 
 
 class Use(Model):
@@ -202,6 +211,7 @@ Action = Annotated[
     | Explore
     | Sultan
     | Caravan
+    | Bonus
     | Protect
     | Plague
     | Spread

@@ -3,8 +3,8 @@
 The Astronomer and the Explorer draw region cards (``regiondeck.py``): the Astronomer's
 three are opened to its holder alone, who keeps one (the two others are then revealed and
 discarded); the Explorer's three are revealed to all and name the regions where its holder
-may place a cube. The Sultan puts diplomats under cubes (``diplomats.py``); the Caravan
-moves its piece two steps and hands out cubes to the majorities it leaves behind.
+may place a cube (or place none). The Sultan puts diplomats under cubes (``diplomats.py``);
+the Caravan moves its piece two steps and offers a cube to the majorities it leaves behind.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pbem.games.rattus import diplomats, regiondeck
 from pbem.games.rattus.actions import (
     Action,
     Astronomer,
+    Bonus,
     Caravan,
     Choose,
     Explore,
@@ -23,6 +24,7 @@ from pbem.games.rattus.actions import (
     Sultan,
 )
 from pbem.games.rattus.state import (
+    Offer,
     State,
     africa,
     board_of,
@@ -94,10 +96,12 @@ def do_explorer(s: State, seat: int, action: Explorer) -> None:
 
 
 def explore_actions(s: State) -> Iterator[Explore]:
+    """A region a revealed card names, or none: the Explorer *may* place (T-6.8)."""
     draw = africa(s).draw
     assert draw is not None
     for name in sorted(set(_named(s)), key=[r.name for r in s.regions].index):
         yield Explore(region=name)
+    yield Explore(region=None)
 
 
 def _named(s: State) -> list[str]:
@@ -107,13 +111,15 @@ def _named(s: State) -> list[str]:
 
 
 def do_explore(s: State, seat: int, action: Explore) -> None:
-    """T-6.8: 1 cube into a region one of the revealed cards names; then discard the 3."""
+    """T-6.8: 1 cube into a region one of the revealed cards names, or none; then discard
+    the 3."""
     table = africa(s)
     assert table.draw is not None
-    if action.region not in _named(s):
-        raise RulesError(f"T-6.8: no revealed card names {action.region}")
-    region(s, action.region).cubes[seat] += 1
-    s.cube_supply[seat] -= 1
+    if action.region is not None:
+        if action.region not in _named(s):
+            raise RulesError(f"T-6.8: no revealed card names {action.region}")
+        region(s, action.region).cubes[seat] += 1
+        s.cube_supply[seat] -= 1
     regiondeck.discard(s, table.draw.faces)
     table.draw = None
 
@@ -157,7 +163,8 @@ def do_start(s: State, action: Caravan) -> None:
 
 def do_caravan(s: State, seat: int, action: Caravan) -> None:
     """T-6.10: exactly 2 steps, never back to where it started; the majority in the start
-    region and in the region passed through each get 1 extra cube (ties: all of them)."""
+    region and in the region passed through may each place 1 extra cube (ties: all of
+    them), asked next (``offers``)."""
     spend(s, seat, CARAVAN, "T-6.10")
     table = africa(s)
     start = table.caravan
@@ -173,19 +180,48 @@ def do_caravan(s: State, seat: int, action: Caravan) -> None:
         here = step
     if here == start:
         raise RulesError(f"T-6.10: the caravan may not go back to {start}, where it started")
-    for name in (start, action.path[0]):
-        _bonus(s, name)
+    table.offers = [offer for name in (start, action.path[0]) for offer in _offers(s, seat, name)]
     table.caravan = here
+    _skip_empty(s)
 
 
-def _bonus(s: State, name: str) -> None:
-    """The player(s) with the most cubes in ``name`` (at least 1) place 1 more there, each
-    from their own supply [ruling: automatically]."""
-    r = region(s, name)
-    most = max(r.cubes)
+def _offers(s: State, mover: int, name: str) -> list[Offer]:
+    """The player(s) with the most cubes in ``name`` now (at least 1), in seating order from
+    the mover [ruling]. Counted when the caravan moves: placing an offered cube in one region
+    changes no majority in the other."""
+    cubes = region(s, name).cubes
+    most = max(cubes)
     if most == 0:
-        return
-    for seat, cubes in enumerate(r.cubes):
-        if cubes == most and s.cube_supply[seat]:
-            r.cubes[seat] += 1
-            s.cube_supply[seat] -= 1
+        return []
+    seats = sorted(
+        (k for k, n in enumerate(cubes) if n == most), key=lambda k: (k - mover) % s.seats
+    )
+    return [Offer(seat=k, region=name) for k in seats]
+
+
+def _skip_empty(s: State) -> None:
+    """A player with no cube left in supply is not asked (T-6.10: from their own supply)."""
+    table = africa(s)
+    while table.offers and not s.cube_supply[table.offers[0].seat]:
+        table.offers.pop(0)
+
+
+def bonus_actions(s: State) -> Iterator[Bonus]:
+    """T-6.10: the offered cube is placed, or not ("may place")."""
+    yield Bonus(region=africa(s).offers[0].region)
+    yield Bonus(region=None)
+
+
+def do_bonus(s: State, seat: int, action: Bonus) -> None:
+    """T-6.10: 1 cube from ``seat``'s supply into the region offered, or none."""
+    table = africa(s)
+    offer = table.offers[0]
+    if action.region is not None:
+        if action.region != offer.region:
+            raise RulesError(
+                f"T-6.10: the caravan offers you a cube in {offer.region}, not in {action.region}"
+            )
+        region(s, offer.region).cubes[seat] += 1
+        s.cube_supply[seat] -= 1
+    table.offers.pop(0)
+    _skip_empty(s)

@@ -22,6 +22,7 @@ from pbem.games.rattus.abilities import KING, PEASANT
 from pbem.games.rattus.actions import (
     Action,
     Astronomer,
+    Bonus,
     Caravan,
     Choose,
     End,
@@ -113,6 +114,12 @@ def _score(s: State, seat: int, action: Action) -> Score:
             return (0, sum(_others(s, n, seat) - 2 * region(s, n).cubes[seat] for n in names))
         case Sultan(region=name):
             return (1, region(s, name).cubes[seat] - 4 * _danger(s, name))
+        case Bonus(region=None):  # declining the caravan's cube: no better than a risk
+            return (0, -1)
+        case Bonus(region=name):
+            return (0, -_danger(s, name))
+        case Explore(region=None):  # placing no cube: no better than a region in danger
+            return (0, -1)
         case Explore(region=name):
             return (0, -_danger(s, name))
         case Caravan(path=[name]):

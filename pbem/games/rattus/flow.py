@@ -30,6 +30,7 @@ from pbem.games.rattus import (
 from pbem.games.rattus.actions import (
     Action,
     Astronomer,
+    Bonus,
     Caravan,
     Choose,
     End,
@@ -67,6 +68,7 @@ Stage = Literal[
     "discard",
     "show",
     "explore",
+    "bonus",
     "spread",
     "reveal",
     "protect",
@@ -84,13 +86,15 @@ EXPECTED: dict[Stage, str] = {
     "turn": "T-5: take, place, peasant, or a class ability, then plague",
     "witch": "T-6.5: swap or keep the two tokens you looked at",
     "choose": "T-6.7: choose <card>, the region card you keep",
-    "explore": "T-6.8: explore <region>, a region the revealed cards name",
+    "explore": "T-6.8: explore <region>, a region the revealed cards name, or explore none",
+    "bonus": "T-6.10: bonus <region> to place the caravan's extra cube, or bonus none",
     "spread": "T-5 C.3: spread <region> [<region>]",
     "token": "T-7: reveal <token>",
     "final_round": "T-9.2: a class ability, or end",
     "final_plague": "T-9.3: resolve <region>",
 }
-"""The stages where the active player chooses, and what they may say there."""
+"""The stages where a player chooses (the active one, but for the caravan's offers), and
+what they may say there."""
 
 
 def stage(s: State) -> Stage:
@@ -102,6 +106,8 @@ def stage(s: State) -> Stage:
         return "witch" if s.witch.seen else "look"
     if s.africa is not None and s.africa.draw is not None:
         return _draw_stage(s.africa.draw)
+    if s.africa is not None and s.africa.offers:
+        return "bonus"
     if s.spread is not None:
         return "spread"
     if s.resolution is not None:
@@ -137,7 +143,14 @@ def decision(s: State) -> Decision:
     if current == "reshuffle":
         return regiondeck.reshuffling(s)
     reveal = _reveal(s, current)
-    return reveal or Turn(seat=s.active, prompt=text.prompt(s, current))
+    return reveal or Turn(seat=awaited(s), prompt=text.prompt(s, current))
+
+
+def awaited(s: State) -> int:
+    """Who chooses now: the active player, or the one the caravan offers a cube (T-6.10)."""
+    if s.africa is not None and s.africa.offers:
+        return s.africa.offers[0].seat
+    return s.active
 
 
 def _reveal(s: State, current: Stage) -> Reveal | None:
@@ -175,7 +188,7 @@ def actions(s: State, seat: int) -> Iterator[Action]:
     if current == "protect":
         assert s.resolution is not None
         return protection.actions(s, seat) if seat in s.resolution.asked else iter(())
-    if seat != s.active or current not in EXPECTED:
+    if seat != awaited(s) or current not in EXPECTED:
         return iter(())
     listing = {
         "start": setup.start_actions,
@@ -183,6 +196,7 @@ def actions(s: State, seat: int) -> Iterator[Action]:
         "witch": abilities.witch_choices,
         "choose": africanus.choose_actions,
         "explore": africanus.explore_actions,
+        "bonus": africanus.bonus_actions,
         "spread": plague.spread_actions,
         "token": plague.token_actions,
         "final_plague": end.region_actions,
@@ -209,8 +223,8 @@ def play(s: State, seat: int, action: Action) -> None:
     current = stage(s)
     if current not in EXPECTED:
         raise RulesError(f"no player chooses now ({current}); nothing to {action.type}")
-    if seat != s.active:
-        raise RulesError(f"it is not your turn: seat {s.active} is to act")
+    if seat != awaited(s):
+        raise RulesError(f"it is not your turn: seat {awaited(s)} is to act")
     main = current == "turn"
     ability = main or current == "final_round"
     match action:
@@ -248,6 +262,8 @@ def play(s: State, seat: int, action: Action) -> None:
             africanus.do_choose(s, seat, action)
         case Explore() if current == "explore":
             africanus.do_explore(s, seat, action)
+        case Bonus() if current == "bonus":
+            africanus.do_bonus(s, seat, action)
         case Spread() if current == "spread":
             plague.do_spread(s, action)
         case RevealToken() if current == "token":
@@ -334,7 +350,7 @@ def advance(s: State) -> None:
         elif current == "final_plague" and not s.final_regions:
             s.result = scoring.result(s)
             s.phase = "over"
-        elif current in EXPECTED and len(forced := list(islice(actions(s, s.active), 2))) == 1:
-            play(s, s.active, forced[0])
+        elif current in EXPECTED and len(forced := list(islice(actions(s, awaited(s)), 2))) == 1:
+            play(s, awaited(s), forced[0])
         else:
             return

@@ -5,8 +5,9 @@ such as ``take Witch; place Gallia; plague Germania`` is a sequence of single ac
 argument is a region (any unambiguous start of its name, any case), a class card (likewise),
 a token or region card handle as ``pbem status`` shows it (``tokens/7``, ``regions-2/4``) or
 a number; a yes/no field is a trailing word that is there or not (``merchant Gallia Italia
-2 diplomat``). Region cards played against the plague are pairs: ``protect regions/4 Sultan
-regions/9 Witch``, or ``protect none``.
+2 diplomat``); an optional choice not taken is ``none`` (``explore none``). Region cards
+played against the plague are pairs: ``protect regions/4 Sultan regions/9 Witch``, or
+``protect none``.
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ USAGE: dict[str, tuple[str, str]] = {
     "astronomer": ("astronomer", "T-6.7: draw 3 region cards, keep 1"),
     "choose": ("choose <card>", "T-6.7: the region card you keep"),
     "explorer": ("explorer", "T-6.8: reveal 3 region cards, place 1 cube in one region"),
-    "explore": ("explore <region>", "T-6.8: the region that gets your cube"),
+    "explore": ("explore <region> | none", "T-6.8: the region that gets your cube, or none"),
     "sultan": ("sultan <region>", "T-6.9: a diplomat under one of your cubes"),
     "caravan": ("caravan <region> [<region>]", "T-6.10: 2 steps (T-3.9: the start region)"),
+    "bonus": ("bonus <region> | none", "T-6.10: the caravan's extra cube offered, or none"),
     "protect": ("protect <card> <class> ... | none", "T-7.3: region cards against the token"),
     "plague": ("plague <region> [<region>]", "T-5 C.1: move the plague (Knight: 2-3 steps)"),
     "spread": ("spread <region> [<region>]", "T-5 C.3: a neighbour for each new token"),
@@ -119,6 +121,8 @@ def parse(s: State, line: str) -> Action:
         if field.annotation is bool:
             values[name] = bool(args) and args[-1].lower() == name
             args = args[:-1] if values[name] else args
+        elif args and args[0].lower() == NONE and type(None) in get_args(field.annotation):
+            values[name], args = None, args[1:]
         elif get_origin(field.annotation) is list:
             values[name], args = [readers[name](w) for w in args], []
             if not values[name]:
@@ -158,6 +162,8 @@ def format_action(action: Action) -> str:
             continue
         if value is True:
             words.append(name)
+        elif value is None:
+            words.append(NONE)
         else:
             words.extend(str(v) for v in (value if isinstance(value, list) else [value]))
     return " ".join(words)

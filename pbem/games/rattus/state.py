@@ -105,6 +105,14 @@ class CardDraw(Model):
     faces: list[str] = Field(default_factory=list, description="the Explorer's cards, shown")
 
 
+class Offer(Model):
+    """An extra cube the caravan offers (T-6.10): ``seat`` had the most cubes in ``region``,
+    where the caravan started or passed through, and may place 1 more there."""
+
+    seat: int
+    region: str
+
+
 class Africa(Model):
     """What the Africanus expansion adds to the table (T-1, T-3.5, T-3.6, T-3.9)."""
 
@@ -118,6 +126,9 @@ class Africa(Model):
     palace_diplomats: list[int]
     diplomat_supply: int = 0
     caravan: str | None = None
+    offers: list[Offer] = Field(
+        default_factory=list, description="the caravan's cubes still to offer, in order (T-6.10)"
+    )
     shown: list[list[str]] | None = Field(
         default=None, description="each hand's region cards, revealed at the end (T-8)"
     )

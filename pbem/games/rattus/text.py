@@ -14,7 +14,7 @@ PROMPTS = {
     "start": "T-3.8: place {cubes} starting cubes into any region",
     "caravan": "T-3.9: put the caravan into any region",
     "choose": "T-6.7: keep one of the 3 region cards you drew (pbem status --as you)",
-    "explore": "T-6.8: place 1 cube into a region a revealed card names",
+    "explore": "T-6.8: you may place 1 cube into a region a revealed card names (or none)",
     "final_round": "T-9.2: final round: use your class abilities once more, then end",
     "final_plague": "T-9.3: final plague: choose the next region to resolve",
 }
@@ -52,6 +52,12 @@ def prompt(s: State, stage: str) -> str:
     if stage == "spread":
         assert s.spread is not None
         return f"T-5 C.3: put {s.spread.count} new token(s) into neighbours of {s.spread.region}"
+    if stage == "bonus":
+        offer = africa(s).offers[0]
+        return (
+            f"T-6.10: the caravan passed {offer.region}, where you have the most cubes: you "
+            f"may place 1 extra cube there (bonus {offer.region}, or bonus none)"
+        )
     if stage == "token":
         assert s.resolution is not None
         return f"T-7: choose the next token of {s.resolution.region} to reveal"

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
-from pbem.core.rules import RulesError, Turn
-from pbem.games.rattaneer.actions import Flip, Hire, Take
+from pbem.core.randomness import Rng
+from pbem.core.rules import Chance, RulesError, Turn
+from pbem.games.rattaneer.actions import Flip, Hire, Pass, Take
+from pbem.games.rattaneer.cards import load_cards
 from pbem.games.rattaneer.state import State, area, supply
 
 
@@ -160,24 +163,71 @@ def test_island_spot_taken_from_the_board(table, reveal, play, awaited):
     assert [area(state, n).henchmen[1] for n in (1, 2)] == [1, 0]  # the highest area gave one
 
 
-def test_treasure_cards_at_the_island(table, reveal, play, awaited):
-    # R-6.5 with option treasures: the top treasure card while any remain [ruling 12: taken
-    # at once]; then the henchman rule again.
+ISLAND_PLACEMENTS = {
+    0: "pirates 9 10, henchmen 2",
+    1: "pirates 10 3, henchmen 1",
+    2: "pirates 4 5, henchmen X",
+    3: "pirates 6 7, henchmen 8",
+}
+"""Seats 0 and 1 at the Legendary Island, seat 1 first (it holds sea priority)."""
+
+
+def test_treasure_cards_are_drawn_at_random_when_the_island_is_taken(rules, table, reveal):
+    # R-6.5 with option treasures: a pirate at the island draws a treasure card
+    # (「改為抽寶藏卡」): a Chance, uniform among the cards not yet taken [RULINGS 3], in
+    # sea-priority order, each drawn card public (R-3) and out of the box.
     state = quiet(table(4, start=2, treasures="true"))
-    state.treasure_stack = ["T8"]
-    state = reveal(
-        state,
-        {
-            0: "pirates 9 10, henchmen 2",
-            1: "pirates 10 3, henchmen 1",
-            2: "pirates 4 5, henchmen X",
-            3: "pirates 6 7, henchmen 8",
-        },
-    )
-    assert state.players[0].treasures == ["T8"] and state.treasure_stack == []
+    assert state.sea_priority == 0
+    state = reveal(state, ISLAND_PLACEMENTS)
+    assert isinstance(rules.pending(state), Chance)
+    assert "R-6.5" in rules.pending(state).reason
+    assert rules.legal_actions(state, 0) == [] and rules.legal_actions(state, 1) == []
+    with pytest.raises(RulesError, match="no move is awaited now"):
+        rules.check(state, 0, Pass())
+    drawn = Counter()
+    for k in range(200):
+        after = rules.resolve_chance(state, Rng(k.to_bytes(32, "big")))
+        first, second = after.players[0].treasures, after.players[1].treasures
+        assert len(first) == len(second) == 1 and after.island_treasures == 3
+        assert sorted(after.treasure_box + first + second) == load_cards().treasure_deck()
+        drawn[first[0]] += 1
+        assert not isinstance(rules.pending(after), Chance)
+    assert set(drawn) == set(load_cards().treasure_deck())  # any card may come
+    assert drawn["T8"] < drawn["T6"]  # one T8 in the box, two T6
+    assert state.island_treasures == 5 and state.players[0].treasures == []  # input untouched
+
+
+def test_an_empty_island_gives_the_henchman_rule_again(rules, table, reveal, play, awaited):
+    # R-6.5 [RULINGS 12]: the last treasure card goes to the first pirate in sea priority;
+    # the next one is offered a treasure spot as without the option.
+    state = quiet(table(4, start=2, treasures="true"))
+    state.island_treasures = 1
+    state = reveal(state, ISLAND_PLACEMENTS)
+    state = rules.resolve_chance(state, Rng(bytes(32)))
+    assert len(state.players[0].treasures) == 1 and state.island_treasures == 0
+    assert len(state.treasure_box) == 9
     assert awaited(state) == (1, "island")
     state = play(state, "pass")
     assert state.players[1].treasures == [] and state.spots == [None] * 6
+
+
+def test_treasure_draw_then_the_night_in_one_chance(rules, table, reveal):
+    # R-6.5, R-7: after the island nothing awaits a choice, so the Night's refills are drawn
+    # from the same stream: no second Chance follows the first.
+    state = quiet(table(4, start=2, treasures="true"))
+    state = reveal(
+        state,
+        {
+            0: "pirates 9 10, henchmen X",
+            1: "pirates 1 2, henchmen 3",
+            2: "pirates 4 5, henchmen 6",
+            3: "pirates 7 8, henchmen X",
+        },
+    )
+    assert isinstance(rules.pending(state), Chance) and state.phase == "day"
+    after = rules.resolve_chance(state, Rng(bytes(32)))
+    assert after.phase == "morning" and after.round == 2
+    assert len(after.players[0].treasures) == 1 and after.island_treasures == 4
 
 
 def test_sea_battle_won_by_two_one_without_strength(rules, table, reveal, play, awaited):

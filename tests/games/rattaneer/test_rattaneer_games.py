@@ -10,9 +10,12 @@ from collections import Counter
 
 import pytest
 
+from pbem.core import gamefile
 from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
+from pbem.core.replay import replay_file
 from pbem.core.rules import Chance, Over, Parallel, Turn
+from pbem.core.selfplay import play_game as play_game_file
 from pbem.games.rattaneer import Rattaneer, State
 from pbem.games.rattaneer.actions import Hire
 from pbem.games.rattaneer.cards import DEFAULT_CARDS
@@ -62,10 +65,11 @@ def check_invariants(state: State) -> None:
     under = [c for s in state.seas for c in s]
     assert sorted(state.sea_deck + under + state.sea_discard + plunder) == ALL_SEA
     assert all(c in PLUNDER_VP for c in plunder) and all(c in SHIPS for c in state.sea_discard)
-    treasures = (
-        state.treasure_box + state.treasure_stack + [t for p in players for t in p.treasures]
-    )
+    treasures = state.treasure_box + [t for p in players for t in p.treasures]
     assert sorted(treasures) == ALL_TREASURES
+    assert state.treasure_box == sorted(state.treasure_box)
+    taken = sum(len(p.treasures) for p in players)
+    assert state.island_treasures + taken == (5 if state.options.treasures else 0)
     for pile in [state.companion_deck, state.sea_deck, state.companion_discard, state.sea_discard]:
         assert pile == sorted(pile)
     for p in players:
@@ -178,3 +182,14 @@ def test_greedy_beats_random(rules):
             for seat in rules.pending(final).result.winners:
                 wins[bot_of(seat, seed)] += 1
     assert wins["greedy"] > 2 * wins["random"]
+
+
+def test_treasure_draws_through_the_real_file(rules, tmp_path):
+    # the island's draws are Chance steps the engine supplies (DESIGN §5): a whole
+    # game with option treasures, signed, re-read and verified, in which treasures are drawn.
+    options = rules.parse_options({"treasures": "true"})
+    report = play_game_file(rules, 5, 1, options, ["greedy", "random"], tmp_path)
+    replay = replay_file(gamefile.read(report.path), rules)
+    assert replay.result == report.result
+    drawn = [t for p in replay.state.players for t in p.treasures]
+    assert drawn and len(drawn) + replay.state.island_treasures == 5

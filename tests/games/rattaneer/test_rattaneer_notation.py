@@ -135,7 +135,7 @@ def test_render_text(rules, table, reveal):
     assert " 1 Workshop" in text and "4 coins" in text
     assert all(card in text for card in state.tavern)
     assert all(card in text for sea in state.seas for card in sea)
-    assert "Decks: companions 18 · sea 36" in text and "treasure stack (top first)" in text
+    assert "Decks: companions 18 · sea 36" in text and "treasure cards face down: 5" in text
     assert "pirate" not in text.split("Decks")[0]  # nothing placed is shown before the reveal
     assert "Anne: 2 coins · 1 henchmen (supply 7, on the treasure card 0) · VP so far 1" in text
     for player in state.players:

@@ -97,18 +97,19 @@ def test_setup(table, rules, seats, neutral, sea_offset):
         assert [len(s) for s in state.seas] == [2] * 6 and len(state.sea_deck) == 36
         assert all(p.coins == 2 and p.henchmen == 1 for p in state.players)
         assert state.neutral == neutral
-        assert state.treasure_stack == [] and len(state.treasure_box) == 10  # R-2.7 (off)
+        assert state.island_treasures == 0 and len(state.treasure_box) == 10  # R-2.7 (off)
         assert state.land_priority == start
         assert state.sea_priority == (start + sea_offset) % seats
         assert state.round == 1 and state.spots == [None] * 6
         assert all(HENCHMEN_PER_COLOUR - p.henchmen == 7 for p in state.players)
 
 
-def test_setup_with_treasures_stacks_five(table):
-    # five treasure cards drawn onto area 10, the rest stay out of play.
+def test_setup_with_treasures_puts_five_unseen_on_the_island(table):
+    # five treasure cards lie on area 10, face down: their number is known, not
+    # which they are (RULINGS 3), so the box still holds all ten.
     state = table(3, treasures="true")
-    assert len(state.treasure_stack) == 5 and len(state.treasure_box) == 5
-    assert sorted(state.treasure_stack + state.treasure_box) == load_cards().treasure_deck()
+    assert state.island_treasures == 5
+    assert state.treasure_box == load_cards().treasure_deck()
 
 
 def test_decks_are_drawn_from_sorted_multisets(rules):
@@ -156,7 +157,7 @@ def test_options(rules):
 
 
 def test_ruleset_identity(rules):
-    assert (rules.id, rules.version, rules.min_seats, rules.max_seats) == ("rattaneer", "1.0", 2, 5)
+    assert (rules.id, rules.version, rules.min_seats, rules.max_seats) == ("rattaneer", "1.1", 2, 5)
     names = {p.name for p in rules.source_files()}
     assert {"cards.json", "__init__.py", "day.py"} <= names
     assert len(rules.content_hash()) == 64

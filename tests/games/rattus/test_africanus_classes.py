@@ -75,7 +75,7 @@ def test_explorer_reveals_three_and_places_a_cube_in_a_named_region() -> None:
     assert RULES.pending(s) == Reveal(items=shown)
     t.act("explorer")
     named = [regiondeck.face(t.state, t.faces[h]).region for h in shown]
-    assert {a.region for a in RULES.legal_actions(t.state, 0)} == set(named)
+    assert {a.region for a in RULES.legal_actions(t.state, 0)} == {*named, None}
     outside = next(r.name for r in t.state.regions if r.name not in named)
     with pytest.raises(RulesError, match=f"no revealed card names {outside}"):
         t.act(f"explore {outside}")
@@ -85,14 +85,37 @@ def test_explorer_reveals_three_and_places_a_cube_in_a_named_region() -> None:
     check_invariants(t.state, t.faces)
 
 
-def test_explorer_with_one_region_named_places_without_a_question() -> None:
-    # T-6.8, R-0: three Anglia cards leave one answer.
+def test_explorer_may_place_no_cube() -> None:
+    # T-6.8: the holder *may* place a cube (「1つ駒を配置できます」): explore none places
+    # nothing, and the three cards are discarded all the same.
+    t = africa_table(cards={"Explorer": 0})
+    shown = t.state.africa.deck[:3]
+    t.act("explorer")
+    assert "T-6.8" in t.decision.prompt and "or none" in t.decision.prompt
+    assert "explore <region> | none" in RULES.notation_help(t.state, 0)
+    t.act("explore none")
+    assert t.state.cube_supply[0] == 20 and all(r.cubes == [0, 0, 0] for r in t.state.regions)
+    assert t.state.africa.discards == [t.faces[h] for h in shown]
+    assert t.state.africa.draw is None and isinstance(t.decision, Turn)
+    assert t.decision.seat == 0 and "explorer" not in {
+        a.type for a in RULES.legal_actions(t.state, 0)
+    }
+    check_invariants(t.state, t.faces)
+
+
+def test_explorer_with_one_region_named_still_asks() -> None:
+    # T-6.8, R-0: three Anglia cards leave two answers, Anglia or none: still a question.
     anglia = ["RC01", "RC18", "RC35"]
     t = africa_table(
         cards={"Explorer": 0},
         hands={1: [c for c in regiondeck.card_ids(3) if c not in anglia]},
     )
     t.act("explorer")
+    assert [RULES.format_action(t.state, 0, a) for a in RULES.legal_actions(t.state, 0)] == [
+        "explore Anglia",
+        "explore none",
+    ]
+    t.act("explore Anglia")
     assert region(t.state, "Anglia").cubes == [1, 0, 0]
     assert t.state.africa.discards == anglia
 
@@ -204,22 +227,56 @@ def caravan_table(**where: object) -> Table:
     return t
 
 
-def test_caravan_gives_the_majorities_a_cube_where_it_starts_and_passes() -> None:
-    # T-6.10: start and middle regions: the most cubes (ties: each) get 1 extra; nothing in
-    # the final region, where the next use starts.
+def test_caravan_offers_the_majorities_a_cube_where_it_starts_and_passes() -> None:
+    # T-6.10: start and middle regions: the most cubes (ties: each) may place 1 extra;
+    # nothing in the final region, where the next use starts.
     t = caravan_table(cubes={"Gallia": [2, 2, 1], "Italia": [0, 3, 0], "Hungaria": [5, 0, 0]})
     t.act("caravan Italia Hungaria")
+    assert t.state.africa.caravan == "Hungaria"
+    asked = []
+    for answer in ("bonus Gallia", "bonus Gallia", "bonus Italia"):
+        assert isinstance(t.decision, Turn) and "T-6.10" in t.decision.prompt
+        asked.append((t.decision.seat, t.state.africa.offers[0].region))
+        t.act(answer)
+    assert asked == [(0, "Gallia"), (1, "Gallia"), (1, "Italia")]
     assert region(t.state, "Gallia").cubes == [3, 3, 1]
     assert region(t.state, "Italia").cubes == [0, 4, 0]
     assert region(t.state, "Hungaria").cubes == [5, 0, 0]
-    assert t.state.africa.caravan == "Hungaria"
-    assert {
-        tuple(a.path[:1]) for a in RULES.legal_actions(t.state, 1) if a.type == "caravan"
-    } == set()
+    assert t.decision == Turn(seat=0, prompt=t.decision.prompt)  # the mover's turn goes on
+    assert {a.type for a in RULES.legal_actions(t.state, 0)} >= {"plague", "take"}
+    assert "caravan" not in {a.type for a in RULES.legal_actions(t.state, 0)}
     check_invariants(t.state, t.faces)
     t.state.progress.used = []
     paths = [a.path for a in RULES.legal_actions(t.state, 0) if a.type == "caravan"]
     assert paths and all(p[0] in ("Germania", "Italia", "Polonia", "Bulgaria") for p in paths)
+
+
+def test_caravan_cube_is_a_choice_asked_in_seating_order_from_the_mover() -> None:
+    # T-6.10: each such player *may* place (「追加の駒を1つ配置できます」); asked in seating
+    # order beginning with the mover [ruling], who here is seat 1: seats 1, 2, then 0.
+    t = africa_table(cards={"Caravan": 1}, cubes={"Gallia": [2, 2, 2]}, active=1)
+    t.state.africa.caravan = "Gallia"
+    t.act("caravan Italia Hungaria")
+    assert [o.seat for o in t.state.africa.offers] == [1, 2, 0]
+    assert t.decision.seat == 1
+    assert [RULES.format_action(t.state, 1, a) for a in RULES.legal_actions(t.state, 1)] == [
+        "bonus Gallia",
+        "bonus none",
+    ]
+    assert RULES.legal_actions(t.state, 0) == []  # not asked yet
+    with pytest.raises(RulesError, match="it is not your turn: seat 1 is to act"):
+        RULES.check(t.state, 0, RULES.parse_action(t.state, 0, "bonus Gallia"))
+    with pytest.raises(RulesError, match=r"T-6\.10: the caravan offers you a cube in Gallia"):
+        t.act("bonus Italia")
+    t.act("bonus none")
+    assert t.decision.seat == 2
+    t.act("bonus Gallia")
+    assert t.decision.seat == 0
+    t.act("bonus none")
+    assert region(t.state, "Gallia").cubes == [2, 2, 3]
+    assert t.state.cube_supply == [18, 18, 17]
+    assert t.decision.seat == 1 and t.state.africa.offers == []
+    check_invariants(t.state, t.faces)
 
 
 def test_caravan_moves_exactly_two_steps_and_never_back() -> None:
@@ -234,11 +291,26 @@ def test_caravan_moves_exactly_two_steps_and_never_back() -> None:
 
 
 def test_caravan_bonus_needs_a_cube_there_and_one_left() -> None:
-    # T-6.10: at least 1 cube there; the extra cube comes from the player's own supply.
+    # T-6.10: at least 1 cube there; the extra cube comes from the player's own supply, so a
+    # player with none left is not asked.
     t = caravan_table(cubes={"Gallia": [1, 1, 0], "Scandia": [0, 19, 0]})
     t.act("caravan Italia Hungaria")
+    assert t.decision.seat == 0
+    t.act("bonus Gallia")  # seat 1 is skipped: no Turn awaits it
     assert region(t.state, "Gallia").cubes == [2, 1, 0]  # seat 1 has no cube left
     assert region(t.state, "Italia").cubes == [0, 0, 0]  # nobody there: no bonus
+    assert t.state.africa.offers == [] and t.decision.seat == 0
+
+
+def test_caravan_skips_a_player_whose_last_cube_went_in_the_start_region() -> None:
+    # T-6.10: seat 1 leads in both regions with one cube left: after placing it in the
+    # start region it is not asked about the region passed through.
+    t = caravan_table(cubes={"Gallia": [0, 1, 0], "Italia": [0, 18, 0]})
+    t.act("caravan Italia Hungaria")
+    assert [(o.seat, o.region) for o in t.state.africa.offers] == [(1, "Gallia"), (1, "Italia")]
+    t.act("bonus Gallia")
+    assert t.state.cube_supply[1] == 0 and t.state.africa.offers == []
+    assert t.decision.seat == 0
 
 
 # ----- T-6.4 Knight with 5-6 players, and the final round ------------------------------------

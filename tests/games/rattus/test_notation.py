@@ -5,13 +5,22 @@ from __future__ import annotations
 import pytest
 
 from pbem.core.rules import RulesError
-from pbem.games.rattus.actions import Merchant, Plague, Spread, Witch
+from pbem.games.rattus.actions import Bonus, Explore, Merchant, Plague, Spread, Witch
 from pbem.games.rattus.notation import USAGE
 
 from .harness import RULES, Table, face, position
 
 NAMES = ["Alice", "Bob", "Carol"]
-AFRICANUS_VERBS = {"astronomer", "choose", "explorer", "explore", "sultan", "caravan", "protect"}
+AFRICANUS_VERBS = {
+    "astronomer",
+    "choose",
+    "explorer",
+    "explore",
+    "sultan",
+    "caravan",
+    "bonus",
+    "protect",
+}
 
 
 def test_each_verb_parses_to_its_action() -> None:
@@ -25,6 +34,20 @@ def test_each_verb_parses_to_its_action() -> None:
     assert parse(s, 0, "spread Italia Anglia") == Spread(regions=["Anglia", "Italia"])
     assert parse(s, 0, "TAKE kni").card == "Knight"
     assert parse(s, 0, "end").type == "end"
+
+
+def test_optional_choices_read_none() -> None:
+    # T-6.8, T-6.10: the Explorer's cube and the caravan's extra cube may be declined.
+    s = position()
+    for line, action in [
+        ("explore none", Explore(region=None)),
+        ("explore gall", Explore(region="Gallia")),
+        ("bonus NONE", Bonus(region=None)),
+        ("bonus Ital", Bonus(region="Italia")),
+    ]:
+        assert RULES.parse_action(s, 0, line) == action
+        assert RULES.parse_action(s, 0, RULES.format_action(s, 0, action)) == action
+    assert RULES.format_action(s, 0, Bonus(region=None)) == "bonus none"
 
 
 @pytest.mark.parametrize(
