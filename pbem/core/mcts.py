@@ -43,14 +43,17 @@ class Search(Protocol):
     """Iterations per decision of ``mcts`` without a parameter."""
     horizon: int | None
     """Decisions a playout plays before the estimate is used (None: to the end)."""
+    prior: float
+    """The bias toward the first candidate (the game's own best guess), in reward: it
+    fades as ``prior / (visits + 1)``, so only evidence makes the search choose another."""
 
     def world(self, rules: Ruleset, state: Any, knowledge: Knowledge, rng: Rng) -> World:
         """A determinization: every unseen face dealt at random, consistently with
         ``knowledge``, and what each other seat would know in that world."""
 
-    def candidates(self, state: Any, seat: int, knowledge: Knowledge) -> list[Any]:
-        """The actions the search considers for ``seat`` now: legal, honest for its
-        knowledge, at least one."""
+    def candidates(self, rules: Ruleset, state: Any, seat: int, knowledge: Knowledge) -> list[Any]:
+        """The actions the search considers for ``seat`` now, the likeliest best first:
+        legal, honest for its knowledge, at least one."""
 
     def playout(self, rules: Ruleset, state: Any, seat: int, knowledge: Knowledge, rng: Rng) -> Any:
         """A quick legal choice for playouts."""
@@ -93,7 +96,14 @@ def key(action: Any) -> str:
 
 
 class Mcts:
-    """The ``mcts`` bot: ``iterations`` per decision (``mcts:N`` sets it)."""
+    """The ``mcts`` bot: ``iterations`` per decision (``mcts:N`` sets it).
+
+    The root is searched by sequential halving (Karnin, Koren & Somekh 2013): the budget is
+    spread over rounds; in each round every remaining candidate gets the same number of
+    iterations, then the worse half is dropped. Within a round the candidates are compared
+    on common random numbers: the j-th iteration of each plays in the same determinization
+    with the same stream, so a difference in reward comes from the candidate, not from the
+    luck of the deal. Below the root every seat chooses by UCB1."""
 
     def __init__(self, search: Search, iterations: int | None = None) -> None:
         self.search = search
@@ -108,24 +118,38 @@ class Mcts:
     def __call__(
         self, rules: Ruleset, state: Any, seat: int, knowledge: Knowledge, rng: Rng
     ) -> Any:
-        options = self.search.candidates(state, seat, knowledge)
+        options = self.search.candidates(rules, state, seat, knowledge)
         if len(options) == 1:
             return options[0]
         stream = rng.fork(f"mcts {rng.below(1 << 62)}")
         root = _Node()
-        for _ in range(self.iterations):
-            self._iterate(rules, state, knowledge, root, stream)
-        arms = root.arms.get(seat, {})
-
-        def rank(action: Any) -> tuple[int, float]:
-            arm = arms.get(key(action), _Arm())
-            return arm.visits, arm.reward / arm.visits if arm.visits else 0.0
-
-        return max(options, key=rank)
+        arms = root.arms.setdefault(seat, {})
+        keys = [key(a) for a in options]
+        remaining = list(keys)
+        rounds = max(1, math.ceil(math.log2(len(keys))))
+        spent = 0
+        for number in range(rounds):
+            each = max(1, (self.iterations - spent) // ((rounds - number) * len(remaining)))
+            for j in range(each):
+                for k in remaining:
+                    deal = stream.fork(f"round {number} deal {j}")
+                    self._iterate(rules, state, seat, knowledge, root, deal, k)
+                    spent += 1
+            remaining.sort(key=lambda k: _mean(arms, k, self.search.prior, keys[0]), reverse=True)
+            remaining = remaining[: max(1, len(remaining) // 2)]
+        return options[keys.index(remaining[0])]
 
     def _iterate(
-        self, rules: Ruleset, state: Any, knowledge: Knowledge, root: _Node, rng: Rng
+        self,
+        rules: Ruleset,
+        state: Any,
+        seat: int,
+        knowledge: Knowledge,
+        root: _Node,
+        rng: Rng,
+        forced: str,
     ) -> None:
+        """One iteration from the root, where ``seat`` plays ``forced``."""
         search = self.search
         world = search.world(rules, state, knowledge, rng)
         path: list[tuple[_Node, dict[int, str], dict[int, list[str]]]] = []
@@ -135,9 +159,12 @@ class Mcts:
             chosen: dict[int, str] = {}
             offered: dict[int, list[str]] = {}
             for s in world.awaited():
-                actions = search.candidates(world.state, s, world.knowledge(s))
+                actions = search.candidates(rules, world.state, s, world.knowledge(s))
                 keys = [key(a) for a in actions]
-                k = _select(node.arms.setdefault(s, {}), keys, rng)
+                if node is root and s == seat:
+                    k = forced
+                else:
+                    k = _select(node.arms.setdefault(s, {}), keys, search.prior, rng)
                 picks[s], chosen[s], offered[s] = actions[keys.index(k)], k, keys
             path.append((node, chosen, offered))
             world.play(picks)
@@ -149,7 +176,7 @@ class Mcts:
         rewards = self._playout(rules, world, rng)
         for visited, chosen, offered in path:
             for s, k in chosen.items():
-                arms = visited.arms[s]
+                arms = visited.arms.setdefault(s, {})
                 for other in offered[s]:
                     arms.setdefault(other, _Arm()).available += 1
                 arms[k].visits += 1
@@ -168,16 +195,28 @@ class Mcts:
         return search.values(world)
 
 
-def _select(arms: dict[str, _Arm], keys: list[str], rng: Rng) -> str:
-    """An untried action first (at random), else the best by UCB1 with availability."""
+def _mean(arms: dict[str, _Arm], k: str, prior: float, first: str) -> float:
+    """An arm's mean reward, with the bias toward the first candidate."""
+    arm = arms.get(k, _Arm())
+    if not arm.visits:
+        return 0.0
+    return arm.reward / arm.visits + (prior / (arm.visits + 1) if k == first else 0.0)
+
+
+def _select(arms: dict[str, _Arm], keys: list[str], prior: float, rng: Rng) -> str:
+    """An untried action first (the first candidate, else at random), else the best by
+    UCB1 with availability and the bias toward the first candidate."""
     untried = [k for k in keys if k not in arms or not arms[k].visits]
     if untried:
-        return rng.choice(untried)
+        return keys[0] if keys[0] in untried else rng.choice(untried)
 
     def ucb(k: str) -> float:
         arm = arms[k]
-        return arm.reward / arm.visits + EXPLORATION * math.sqrt(
-            math.log(max(arm.available, 1)) / arm.visits
+        bias = prior / (arm.visits + 1) if k == keys[0] else 0.0
+        return (
+            arm.reward / arm.visits
+            + EXPLORATION * math.sqrt(math.log(max(arm.available, 1)) / arm.visits)
+            + bias
         )
 
     return max(keys, key=ucb)

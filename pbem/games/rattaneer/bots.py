@@ -42,7 +42,7 @@ HALF_VP_PER_VP = 2
 HENCHMAN_VALUE = 3  # a little more than the coin it costs: henchmen win battles
 ENOUGH_HENCHMEN = 4  # the Tavern hires henchmen while the seat has fewer
 PIGGYBACK = 3  # a sea area the seat cannot win alone is worth a third: others may win it
-RISK = 3  # the value of an area beyond the likely reach drops by a third per area
+FARM = 1  # a pirate sent to the Farm brings a coin (R-6.6)
 
 
 class SeaTable:
@@ -156,31 +156,71 @@ def _card_worth(cards: CardSet, face_up: list[str], card_id: str) -> int:
 
 
 def placements(state: State, seat: int, rng: Rng, count: int) -> list[Place]:
-    """Up to ``count`` placements, best first: both pirates on the pair of areas worth most
-    together, given the henchmen each sea area needs to be won alone; the other henchmen
-    alone on random areas below the pirates, to fill gaps. Areas beyond the likely reach
-    of all the pieces are avoided: a gap before them would send the pirates to the Farm
-    (R-5.4)."""
+    """Up to ``count`` placements, best first, foreseeing where the others will stand.
+
+    The others are expected to place as a simpler bot would (``_first_guess``). Then for
+    each pair of pirate areas: the henchmen each sea area needs to be won alone, and every
+    other henchman alone on an area nobody is expected to fill, lowest first.
+    A pirate beyond the lowest area still empty goes to the Farm
+    (R-5.4): it is worth its coin there, not the area."""
     cards = state.options.card_set()
+    available = state.players[seat].henchmen
+    covered = set()
+    for other in range(state.seats):
+        if other != seat:
+            guess = _first_guess(cards, state, other, rng)
+            covered |= {*guess.pirates, *guess.henchmen}
+    needs = {a: _henchmen_needed(cards, state, a) for a in AREAS}
+    values = {a: _area_value(cards, state, seat, a) for a in AREAS}
+    ranked = []
+    for first in AREAS:
+        for second in range(first + 1, AREAS.stop):
+            if needs[first] + needs[second] > available:
+                continue
+            henchmen = [first] * needs[first] + [second] * needs[second]
+            taken = covered | {first, second}
+            empty = [a for a in range(1, second) if a not in taken]
+            henchmen += empty[: available - len(henchmen)]
+            gap = _gap(state, taken | set(henchmen))
+            value = sum(values[a] if a < gap else FARM for a in (first, second))
+            ranked.append(
+                (value, rng.below(1 << 30), Place(pirates=[first, second], henchmen=henchmen))
+            )
+    ranked.sort(key=lambda r: (r[0], r[1]), reverse=True)
+    return [place for _, _, place in ranked[:count]]
+
+
+def _gap(state: State, occupied: set[int]) -> int:
+    """The lowest area left empty (R-5.4), after the neutral henchmen fill the first empty
+    ones (R-5.3); past the Island if none."""
+    empty = [a for a in AREAS if a not in occupied][state.neutral :]
+    return empty[0] if empty else AREAS.stop
+
+
+def _first_guess(cards: CardSet, state: State, seat: int, rng: Rng) -> Place:
+    """Where a seat would stand that does not foresee the others: the two areas worth most
+    to it within the likely reach of all the pieces, the henchmen to win there, the rest
+    alone on lower areas. The lower areas are shared out by seat (each seat starts its
+    share at another one), so that seats playing alike fill different gaps."""
     available = state.players[seat].henchmen
     reach = _reach(state)
     areas = [a for a in AREAS if a <= reach]
     needs = {a: _henchmen_needed(cards, state, a) for a in areas}
     values = {a: _area_value(cards, state, seat, a) for a in areas}
-    ranked = []
-    for first in areas:
-        for second in areas:
-            if first < second and needs[first] + needs[second] <= available:
-                value = values[first] + values[second]
-                ranked.append((value, rng.below(1 << 30), first, second))
-    ranked.sort(reverse=True)
-    out = []
-    for _, _, first, second in ranked[:count]:
-        henchmen = [first] * needs[first] + [second] * needs[second]
-        below = [a for a in range(1, second) if a != first]
-        henchmen += rng.shuffle(below)[: available - len(henchmen)]
-        out.append(Place(pirates=[first, second], henchmen=henchmen))
-    return out
+    pairs = [
+        (values[a] + values[b], a, b)
+        for a in areas
+        for b in areas
+        if a < b and needs[a] + needs[b] <= available
+    ]
+    _, first, second = max(pairs)
+    henchmen = [first] * needs[first] + [second] * needs[second]
+    below = [a for a in range(1, second) if a != first]
+    if below:
+        start = seat * len(below) // state.seats
+        below = below[start:] + below[:start]
+    henchmen += below[: available - len(henchmen)]
+    return Place(pirates=[first, second], henchmen=henchmen)
 
 
 def _reach(state: State) -> int:

@@ -29,11 +29,14 @@ PLACEMENTS = 12
 class RattaneerSearch:
     budget = 60
     horizon = None
+    prior = 0.0
 
     def world(self, rules: Ruleset, state: State, knowledge: Knowledge, rng: Rng) -> World:
-        return World(rules, state, {}, rng, [{} for _ in range(state.seats)])
+        return World(rules, state, {}, rng.fork("chance"), [{} for _ in range(state.seats)])
 
-    def candidates(self, state: State, seat: int, knowledge: Knowledge) -> list[Any]:
+    def candidates(
+        self, rules: Ruleset, state: State, seat: int, knowledge: Knowledge
+    ) -> list[Any]:
         if state.phase == "morning":
             return bots.placements(state, seat, _ranking_rng(state, seat), PLACEMENTS)
         if state.phase == "day" and day.kind(state) not in ("ship", "trade"):

@@ -11,10 +11,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pbem.core.mcts import Mcts
 from pbem.core.randomness import Rng
 from pbem.core.rules import Bot, Decision, Reshuffle, Reveal, RulesError, Ruleset
 from pbem.games.rattus import bots, data, flow, notation, protection, setup, text
 from pbem.games.rattus.actions import Action, Protect
+from pbem.games.rattus.search import RattusSearch
 from pbem.games.rattus.state import Options, State, copy
 
 __all__ = ["Action", "Rattus", "State"]
@@ -143,7 +145,7 @@ class Rattus(Ruleset):
         return super().random_action(state, seat, rng, known)
 
     def bots(self) -> dict[str, Bot]:
-        return {**super().bots(), "greedy": bots.greedy}
+        return {**super().bots(), "greedy": bots.greedy, "mcts": Mcts(RattusSearch())}
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         """State and actions, and the data files' schemas, so that a corrected data file
