@@ -44,6 +44,7 @@ class Timed:
     bot: Bot
     seconds: float = 0.0
     calls: int = 0
+    longest: float = 0.0
 
     def __call__(
         self, rules: Ruleset, state: Any, seat: int, knowledge: Knowledge, rng: Rng
@@ -52,8 +53,10 @@ class Timed:
         try:
             return self.bot(rules, state, seat, knowledge, rng)
         finally:
-            self.seconds += time.perf_counter() - start
+            spent = time.perf_counter() - start
+            self.seconds += spent
             self.calls += 1
+            self.longest = max(self.longest, spent)
 
 
 @dataclass
@@ -118,9 +121,10 @@ def main() -> None:
         f" would win {100 / seats:.0f}%)"
     )
     print(
-        f"{name}: {lead_name} {per_decision * 1000:.1f} ms a decision ({lead.calls} decisions);"
-        f" one rules-only random game {baseline * 1000:.1f} ms;"
-        f" ratio {per_decision / baseline:.2f} random games a decision"
+        f"{name}: {lead_name} {per_decision * 1000:.1f} ms a decision ({lead.calls} decisions,"
+        f" the longest {lead.longest * 1000:.0f} ms); one rules-only random game"
+        f" {baseline * 1000:.1f} ms; ratio {per_decision / baseline:.2f} random games a"
+        f" decision (the longest {lead.longest / baseline:.1f})"
     )
 
 

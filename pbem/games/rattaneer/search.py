@@ -27,7 +27,7 @@ PLACEMENTS = 12
 
 
 class RattaneerSearch:
-    budget = 60
+    budget = 40
     horizon = None
     prior = 0.0
 

@@ -39,7 +39,7 @@ FINAL_TOKENS = 30
 
 
 class RattusSearch:
-    budget = 60
+    budget = 30
     horizon = 12
     prior = 0.2
 
