@@ -27,6 +27,12 @@ ENDING_TOKENS = 8
 """Tokens left in the supply when the end begins to loom (``ending``)."""
 
 
+Cubes = list[int] | None
+"""Cube counts of a region by seat, as a choice would leave them (None: as they are)."""
+Tokens = list[str | None] | None
+"""Token handles in a region, None for an unseen one from the supply (None: as they are)."""
+
+
 @dataclass(frozen=True)
 class Odds:
     """For ``n`` cubes in a region, the chance that an unseen token breaks out and hits
@@ -105,13 +111,7 @@ class View:
         icon = sum(odds.icon[i][n] for i in [*self.icons[who], also] if i in odds.icon)
         return icon + (odds.majority[n] if majority else 0.0) + odds.all[n]
 
-    def loss(
-        self,
-        who: int,
-        name: str,
-        cubes: list[int] | None = None,
-        tokens: list[str | None] | None = None,
-    ) -> float:
+    def loss(self, who: int, name: str, cubes: Cubes = None, tokens: Tokens = None) -> float:
         """Cubes ``who`` may expect to lose if region ``name`` is resolved now, holding
         ``cubes`` and ``tokens`` (default: as they are)."""
         r = self.regions[name]
@@ -126,25 +126,15 @@ class View:
         expected = sum(self.token(who, t, cubes) for t in tokens)
         return min(expected, float(cubes[who]))
 
-    def risk(
-        self,
-        who: int,
-        name: str,
-        cubes: list[int] | None = None,
-        tokens: list[str | None] | None = None,
-    ) -> float:
+    def risk(self, who: int, name: str, cubes: Cubes = None, tokens: Tokens = None) -> float:
         """``loss`` weighed by the chance that the region is resolved soon."""
         return self.exposure(name) * self.loss(who, name, cubes, tokens)
 
-    def others(
-        self, name: str, cubes: list[int] | None = None, tokens: list[str | None] | None = None
-    ) -> float:
+    def others(self, name: str, cubes: Cubes = None, tokens: Tokens = None) -> float:
         """The risk of all the other players in ``name``, together."""
         return sum(self.risk(k, name, cubes, tokens) for k in range(self.s.seats) if k != self.seat)
 
-    def balance(
-        self, name: str, cubes: list[int] | None = None, tokens: list[str | None] | None = None
-    ) -> float:
+    def balance(self, name: str, cubes: Cubes = None, tokens: Tokens = None) -> float:
         """What the others stand to lose in ``name``, less twice the player's own risk: a
         choice that raises it helps the player."""
         return self.others(name, cubes, tokens) - 2 * self.risk(self.seat, name, cubes, tokens)
