@@ -78,6 +78,9 @@ def deal(s: State, known: Mapping[str, str], rng: Rng) -> dict[str, str]:
     and with what the seat knows (``known``)."""
     faces: dict[str, str] = {}
     fixed = {t.handle: t.face for t in s.revealed} | dict(known)
+    if s.resolution is not None and s.resolution.token is not None:
+        assert s.resolution.face is not None
+        fixed[s.resolution.token] = s.resolution.face  # revealed, about to strike
     decks = setup.sealed_decks(s.options, s.seats)
     for deck in ("start", "tokens"):
         handles = [f"{deck}/{i}" for i in range(len(decks[deck]))]
