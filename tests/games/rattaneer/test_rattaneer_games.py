@@ -188,7 +188,7 @@ def test_treasure_draws_through_the_real_file(rules, tmp_path):
     # the island's draws are Chance steps the engine supplies (DESIGN §5): a whole
     # game with option treasures, signed, re-read and verified, in which treasures are drawn.
     options = rules.parse_options({"treasures": "true"})
-    report = play_game_file(rules, 5, 1, options, ["greedy", "random"], tmp_path)
+    report = play_game_file(rules, 5, 2, options, ["greedy", "random"], tmp_path)
     replay = replay_file(gamefile.read(report.path), rules)
     assert replay.result == report.result
     drawn = [t for p in replay.state.players for t in p.treasures]

@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
-from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, RulesError, Turn
+from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
 from pbem.games.rattus import Rattus, State, diplomats, regiondeck
 from pbem.games.rattus import data as rattus_data
 from pbem.games.rattus.setup import class_count
@@ -80,14 +80,7 @@ Chooser = Callable[[State, int, Mapping[str, str], Rng], Any]
 
 def protect_knowingly(s: State, seat: int, known: Mapping[str, str], pick: Rng) -> Any:
     """A random choice among the answers the seat's own ``pbem`` would let it sign."""
-    honest = []
-    for action in RULES.legal_actions(s, seat):
-        try:
-            RULES.check_private(s, seat, action, known)
-        except RulesError:  # a card its hand cannot back is not a candidate
-            continue
-        honest.append(action)
-    return pick.choice(honest)
+    return RULES.random_action(s, seat, pick, known)
 
 
 class Table:
