@@ -1,4 +1,5 @@
-"""The built wheel ships templates/ and schemas/ inside the package (DESIGN §1)."""
+"""The built wheel ships templates/ and schemas/ inside the package (DESIGN §1), and each
+game's rules text."""
 
 from __future__ import annotations
 
@@ -38,4 +39,6 @@ def test_wheel_ships_templates_schemas_and_game_data(tmp_path: Path) -> None:
     }
     assert {f"pbem/templates/{name}" for name in templates} <= names
     assert any(name.startswith("pbem/games/") and name.endswith(".json") for name in names)
+    for game in ("rattus", "rattaneer"):  # the rules at hand (pbem rules) ship too
+        assert {f"pbem/games/{game}/rules.md", f"pbem/games/{game}/RULINGS.md"} <= names
     assert any(name.endswith("entry_points.txt") for name in names)

@@ -325,6 +325,7 @@ def verify(files: tuple[Path, ...], as_json: bool) -> None:
 
 
 from pbem.cli.mail import COMMANDS as MAIL_COMMANDS  # noqa: E402
+from pbem.cli.rules import rules  # noqa: E402
 from pbem.cli.schema import schema  # noqa: E402
 from pbem.cli.selfplay import selfplay  # noqa: E402
 from pbem.cli.show import show  # noqa: E402
@@ -332,5 +333,6 @@ from pbem.cli.show import show  # noqa: E402
 main.add_command(selfplay)
 main.add_command(schema)
 main.add_command(show)
+main.add_command(rules)
 for command in MAIL_COMMANDS:  # send, receive, games, watch, config
     main.add_command(command)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
+from pbem.core.rulebook import Rulebook, Topic, load
 
 
 class RulesError(Exception):
@@ -85,6 +86,15 @@ class Reshuffle(Model):
     kind: Literal["reshuffle"] = "reshuffle"
     deck: str
     items: list[str]
+
+
+class OptionHelp(Model):
+    """One option of a ruleset as ``pbem rules`` lists it: ``--option name=value``."""
+
+    name: str
+    values: str = Field(description="what it takes, e.g. 'on|off' or '1-4'")
+    default: str
+    help: str = Field(description="what it does, citing its rule section")
 
 
 class Result(Model):
@@ -255,6 +265,34 @@ class Ruleset(ABC):
         """What ``seat`` privately knows, for ``pbem status --as``: ``known`` maps handles of
         sealed items opened to it alone to their item ids."""
         return "\n".join(f"{handle}: {item}" for handle, item in sorted(known.items()))
+
+    # ----- the rules at hand -----------------------------------------------------------------
+
+    def _beside(self, name: str) -> Path | None:
+        path = Path(inspect.getfile(type(self))).parent / name
+        return path if path.is_file() else None
+
+    def rulebook(self) -> Rulebook | None:
+        """The rules in the project's own words, by numbered section: ``rules.md`` beside
+        the ruleset's module, or None. The text explains, the code and data decide, so it
+        is deliberately not in ``content_hash`` (its suffix is neither .py nor .json): a
+        wording fix must not make every game file refuse to load."""
+        path = self._beside("rules.md")
+        return load(path) if path is not None else None
+
+    def rulings(self) -> str | None:
+        """``RULINGS.md`` beside the module: the engine's rulings and their reasons."""
+        path = self._beside("RULINGS.md")
+        return path.read_text(encoding="utf-8") if path is not None else None
+
+    def topics(self, options: Mapping[str, Any] | None) -> list[Topic]:
+        """Reference lists drawn from the game's data (``pbem rules GAME TOPIC``), for a
+        game's ``options`` from its genesis, or for the defaults when None."""
+        return []
+
+    def options_help(self) -> list[OptionHelp]:
+        """The options ``parse_options`` takes, for ``pbem rules``."""
+        return []
 
     # ----- bots --------------------------------------------------------------------------------
 

@@ -4,6 +4,11 @@ The rules packages stay free of presentation: a view reads a ruleset's public st
 lays out a board (coordinates and labels) for a jinja2 SVG template in
 ``templates/view/``, and lists per-seat facts for the players table. A ruleset without a
 view still gets a page: its ``render_text`` table instead of a drawing.
+
+Pieces that stand for a rule (a class card, a companion card, a token's symbols) carry a
+``hint``, the rule in words, shown on hover (an SVG ``<title>``); the page's legend prints
+the same texts (``BoardView.legend``), and its rules panel the sections the current
+decision cites (``BoardView.citations``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from pbem.core.rules import Ruleset
+from pbem.core.rulebook import Topic, citations
+from pbem.core.rules import Chance, Parallel, Ruleset, Turn
 from pbem.view.history import Private
 from pbem.view.seats import Seat
 
@@ -25,6 +31,8 @@ class Column:
 
     title: str
     cells: list[str]
+    hints: list[str] | None = None
+    """What each cell's contents mean (shown on hover), or None."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,8 @@ class Chip:
     """Drawn with a dashed outline: known to the page's reader only (a sealed placement)."""
     blank: bool = False
     """A free place (no seat holds it), drawn as an empty outline."""
+    hint: str = ""
+    """What the piece stands for, shown on hover."""
 
 
 @dataclass
@@ -50,6 +60,7 @@ class Note:
     y: float
     text: str
     style: str = "note"
+    hint: str = ""
 
 
 ROW = 20
@@ -69,14 +80,15 @@ class Stack:
         self.notes: list[Note] = []
         self.chips: list[Chip] = []
 
-    def note(self, text: str, style: str = "note") -> None:
+    def note(self, text: str, style: str = "note", hint: str = "") -> None:
         """A line of text, wrapped to the width (SVG text does not wrap by itself)."""
         for line in textwrap.wrap(text, int(self.width / CHAR_W), subsequent_indent="  "):
-            self.notes.append(Note(self.x + 2, self.y + 11, line, style))
+            self.notes.append(Note(self.x + 2, self.y + 11, line, style, hint))
             self.y += NOTE + (4 if style == "name" else 0)
 
-    def chip(self, seat: Seat | None, text: str) -> None:
-        self.chips.append(Chip(self.x, self.y, self.width, seat, text, blank=seat is None))
+    def chip(self, seat: Seat | None, text: str, hint: str = "") -> None:
+        chip = Chip(self.x, self.y, self.width, seat, text, blank=seat is None, hint=hint)
+        self.chips.append(chip)
         self.y += ROW
 
     def gap(self, height: float = 8) -> None:
@@ -102,3 +114,15 @@ class BoardView:
     def columns(self, state: BaseModel, seats: list[Seat]) -> list[Column]:
         """Per-seat facts for the players table (coins, cards, score so far)."""
         return []
+
+    def citations(self, rules: Ruleset, state: BaseModel) -> list[str]:
+        """The rule sections the pending decision cites, for the rules panel: from the
+        words the ruleset asks it with (a prompt, the reason for a draw)."""
+        decision = rules.pending(state)
+        if isinstance(decision, Turn | Parallel):
+            return citations(decision.prompt)
+        return citations(decision.reason) if isinstance(decision, Chance) else []
+
+    def legend(self, rules: Ruleset, state: BaseModel, options: dict[str, Any]) -> list[Topic]:
+        """What the page's legend prints: by default every topic of the game's rules."""
+        return rules.topics(options)

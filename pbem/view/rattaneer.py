@@ -8,10 +8,11 @@ as pieces on the table.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from pbem.core.rulebook import Topic
 from pbem.core.rules import Ruleset
 from pbem.games.rattaneer.actions import Place
 from pbem.games.rattaneer.cards import Bonus, CardSet, PlunderCard
@@ -32,6 +33,7 @@ from pbem.games.rattaneer.state import (
     sea_cards,
 )
 from pbem.games.rattaneer.text import BONUS_TEXT
+from pbem.games.rattaneer.topics import card_entries
 from pbem.view.board import NOTE, ROW, BoardView, Chip, Column, Note, Stack
 from pbem.view.history import Private
 from pbem.view.seats import Seat
@@ -42,6 +44,9 @@ HEADER = 46
 CARD_H, CARD_GAP = 32, 4
 TAVERN_W, TAVERN_H, TAVERN_PER_ROW = 168, 48, 7
 WIDTH = PAD * 2 + 11 * COLUMN + 10 * GAP
+
+TREASURE_CARDS = "R-9.4"
+"""The section of the treasure cards, which a game without option treasures does not use."""
 
 PHASES = {"setup": "setup", "morning": "Morning: secret placement", "night": "Night"}
 PHASES |= {"final": "end of game: the free flip", "over": "game over"}
@@ -57,6 +62,8 @@ class Card:
     lines: list[str]
     kind: str
     """``plunder``, ``ship`` or ``companion``: the template's fill for it."""
+    hint: str = ""
+    """The card in words, shown on hover."""
 
 
 @dataclass
@@ -151,12 +158,25 @@ class RattaneerView(BoardView):
         return [
             Column("Coins", [str(p.coins) for p in players]),
             Column("Henchmen", [str(p.henchmen) for p in players]),
-            Column("Companions", [_companions(cards, p.companions) for p in players]),
+            Column(
+                "Companions",
+                [_companions(cards, p.companions) for p in players],
+                [" | ".join(_hint(cards, c) for c in p.companions) for p in players],
+            ),
             Column("Plunder face up", [" ".join(p.face_up) or "–" for p in players]),
             Column("Plunder face down", [d if d != "0: " else "–" for d in down]),
             Column("Treasures", [" ".join(p.treasures) or "–" for p in players]),
             Column("VP so far", [str(score(state, cards, s.index).total) for s in seats]),
         ]
+
+    def legend(self, rules: Ruleset, state: BaseModel, options: dict[str, Any]) -> list[Topic]:
+        """Every card of the game's set; the treasure cards only with option treasures."""
+        assert isinstance(state, State)
+        (cards,) = rules.topics(options)
+        if state.options.treasures:
+            return [cards]
+        kept = tuple(e for e in cards.entries if e.section != TREASURE_CARDS)
+        return [Topic(cards.name, cards.title, cards.intro, kept)]
 
 
 Pieces = list[tuple[Seat | None, str, bool]]
@@ -211,8 +231,8 @@ class _Stack(Stack):
         super().__init__(x, y, COLUMN - 8)
         self.cards: list[Card] = []
 
-    def card(self, title: str, lines: list[str], kind: str) -> None:
-        self.cards.append(Card(self.x, self.y, self.width, CARD_H, title, lines, kind))
+    def card(self, title: str, lines: list[str], kind: str, hint: str) -> None:
+        self.cards.append(Card(self.x, self.y, self.width, CARD_H, title, lines, kind, hint))
         self.y += CARD_H + CARD_GAP
 
 
@@ -256,10 +276,11 @@ def _contents(state: State, seats: list[Seat], cards: CardSet, number: int, at: 
         at.note(f"need {need}" if under else "no cards")
         for card_id in under:
             card = cards.sea_card(card_id)
+            hint = _hint(cards, card_id)
             if isinstance(card, PlunderCard):
-                at.card(card_id, [f"str {card.strength}", f"{card.vp} VP"], "plunder")
+                at.card(card_id, [f"str {card.strength}", f"{card.vp} VP"], "plunder", hint)
             else:
-                at.card(card_id, [f"str {card.strength}", f"ship {card.capacity}"], "ship")
+                at.card(card_id, [f"str {card.strength}", f"ship {card.capacity}"], "ship", hint)
     elif number == TRADE_PORT:
         at.note("turn plunder")
         at.note("face down")
@@ -267,7 +288,8 @@ def _contents(state: State, seats: list[Seat], cards: CardSet, number: int, at: 
         at.note("treasure card:")
         for vp, holder in zip(cards.treasure_spots, state.spots, strict=True):
             seat = seats[holder] if holder is not None else None
-            at.chip(seat, f"{vp} VP: {seat.label if seat else 'free'}")
+            hint = f"a spot of the secret treasure card (R-6.5): its henchman scores {vp} VP"
+            at.chip(seat, f"{vp} VP: {seat.label if seat else 'free'}", hint)
         if state.options.treasures:
             at.note(f"{state.island_treasures} treasures")
             at.note("face down")
@@ -287,10 +309,28 @@ def _tavern(row: list[str], cards: CardSet, y: float) -> list[Card]:
             lines.append(_bonus(card.bonus))
         col, line = i % TAVERN_PER_ROW, i // TAVERN_PER_ROW
         x = PAD + col * (TAVERN_W + 6)
-        out.append(
-            Card(x, y + line * (TAVERN_H + 6), TAVERN_W, TAVERN_H, card_id, lines, "companion")
-        )
+        top = y + line * (TAVERN_H + 6)
+        hint = _hint(cards, card_id)
+        out.append(Card(x, top, TAVERN_W, TAVERN_H, card_id, lines, "companion", hint))
     return out
+
+
+def _hint(cards: CardSet, card_id: str) -> str:
+    """A card of the game's set in words (``pbem rules rattaneer cards``), for hover."""
+    return _card_texts(cards)[card_id]
+
+
+def _card_texts(cards: CardSet) -> dict[str, str]:
+    """Every card's text by id, as ``pbem rules rattaneer cards`` prints it; kept for the
+    last set asked (a page draws one set at every position)."""
+    if _TEXTS and _TEXTS[0][0] is cards:
+        return _TEXTS[0][1]
+    texts = {e.name: f"{e.name} ({e.section}): {e.text}" for e in card_entries(cards)}
+    _TEXTS[:] = [(cards, texts)]
+    return texts
+
+
+_TEXTS: list[tuple[CardSet, dict[str, str]]] = []
 
 
 def _bonus(bonus: Bonus) -> str:

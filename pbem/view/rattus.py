@@ -11,11 +11,14 @@ is named only on the reader's own page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from functools import cache
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from pbem.core.rulebook import Topic, citations
 from pbem.core.rules import Ruleset
+from pbem.games.rattus import flow, text, topics
 from pbem.games.rattus.data import TokenFace
 from pbem.games.rattus.scoring import parts
 from pbem.games.rattus.state import RegionState, State, cards_of, faces_of
@@ -28,6 +31,15 @@ MARGIN, TOP, PANEL = 14, 56, 250
 CHIP_W, CHIP_GAP = 50, 2
 BADGE_CHAR_W = 6.6
 """Approximate advance of one character of the 11 px bold badge text, for badge widths."""
+
+BADGE_HINTS = {
+    "tokens": "face-down rat tokens here (T-1.5): revealed when the plague resolves the "
+    "region (T-7); spreading adds more, at most 3 (T-5.C.3)",
+    "plague": "the plague piece (T-5.C.1): it moves each turn, and where it stops with "
+    "tokens the region is resolved",
+    "caravan": "the caravan (T-6.10): its next move starts here",
+}
+"""What each badge on a region stands for, shown on hover."""
 
 PHASES = {
     "setup": "setting up",
@@ -48,6 +60,7 @@ class Badge:
     width: float
     text: str
     style: str
+    hint: str = ""
 
 
 @dataclass
@@ -128,8 +141,13 @@ class RattusView(BoardView):
     def columns(self, state: BaseModel, seats: list[Seat]) -> list[Column]:
         assert isinstance(state, State)
         on_map = [sum(r.cubes[s.index] for r in state.regions) for s in seats]
+        held = [cards_of(state, s.index) for s in seats]
         columns = [
-            Column("Class cards", [", ".join(cards_of(state, s.index)) or "–" for s in seats]),
+            Column(
+                "Class cards",
+                [", ".join(cards) or "–" for cards in held],
+                [" | ".join(_abilities()[c] for c in cards) for cards in held],
+            ),
             Column("Cubes on the map", [str(n) for n in on_map]),
             Column("Palace", [str(n) for n in state.palace]),
             Column("Cubes left", [str(n) for n in state.cube_supply]),
@@ -154,6 +172,58 @@ class RattusView(BoardView):
         columns.append(Column(title, points))
         return columns
 
+    def citations(self, rules: Ruleset, state: BaseModel) -> list[str]:
+        """The decision's prompt, and for the engine's own steps what they are for: the
+        reveals (``text.REVEALS``) and a new region deck (T-6)."""
+        assert isinstance(state, State)
+        found = super().citations(rules, state)
+        stage = flow.stage(state)
+        more = text.REVEALS.get(stage, "T-6" if stage == "reshuffle" else "")
+        return found + [c for c in citations(more) if c not in found]
+
+    def legend(self, rules: Ruleset, state: BaseModel, options: dict[str, Any]) -> list[Topic]:
+        """The class cards in this game, and the token symbols that can hit them."""
+        assert isinstance(state, State)
+        in_play = [c.name for c in state.cards]
+        book = topics.shipped()
+        cards = topics.classes(book)
+        return [
+            Topic(
+                "classes",
+                "Class cards in this game",
+                cards.intro,
+                tuple(e for e in cards.entries if e.name in in_play),
+            ),
+            Topic(
+                "tokens",
+                "Rat token symbols",
+                "What a revealed token's face means (T-1.5, T-7).",
+                tuple(topics.symbol_entries(book, in_play)),
+            ),
+        ]
+
+
+@cache
+def _abilities() -> dict[str, str]:
+    """Each class card's ability in words, for hover: ``Witch (T-6.5): Look secretly...``."""
+    entries = topics.classes(topics.shipped()).entries
+    return {e.name: f"{e.name} ({e.section}): {e.text}" for e in entries}
+
+
+@cache
+def _symbols() -> dict[str, str]:
+    """What each token symbol does, by symbol (``threshold 1-6``, icons, ``M``, ``A``)."""
+    return {e.name: e.text for e in topics.symbol_entries(topics.shipped())}
+
+
+def _face_hint(face: TokenFace) -> str:
+    """A revealed face explained symbol by symbol, for hover."""
+    parts = [f"threshold {face.threshold}: breaks out with {face.threshold} or more cubes there"]
+    parts += [f"{icon}: {_symbols()[icon]}" for icon in face.icons]
+    parts += [f"M: {_symbols()['M']}"] if face.majority else []
+    parts += [f"A: {_symbols()['A']}"] if face.all else []
+    return " | ".join(parts)
+
 
 def _heading(state: State) -> str:
     game = "Rattus with Africanus" if state.options.africanus else "Rattus"
@@ -176,16 +246,17 @@ def _region(
     """A region's outline and what is in it: badges (tokens, plague, caravan) under its
     name, then two columns of cube chips, then the tokens the reader saw."""
     name, (x, y) = here.name, shape.label
-    texts = [(f"{len(here.tokens)} token{'s' if len(here.tokens) != 1 else ''}", "tokens")]
+    count = len(here.tokens)
+    texts = [(f"{count} token{'s' if count != 1 else ''}", "tokens", BADGE_HINTS["tokens"])]
     if state.plague == name:
-        texts.append(("PLAGUE", "plague"))
+        texts.append(("PLAGUE", "plague", BADGE_HINTS["plague"]))
     if state.africa is not None and state.africa.caravan == name:
-        texts.append(("caravan", "caravan"))
-    widths = [len(t) * BADGE_CHAR_W + 10 for t, _ in texts]
+        texts.append(("caravan", "caravan", BADGE_HINTS["caravan"]))
+    widths = [len(t) * BADGE_CHAR_W + 10 for t, _, _ in texts]
     left = x - (sum(widths) + 4 * (len(widths) - 1)) / 2
     badges = []
-    for (text, style), width in zip(texts, widths, strict=True):
-        badges.append(Badge(left, y + 6, width, text, style))
+    for (label, style, hint), width in zip(texts, widths, strict=True):
+        badges.append(Badge(left, y + 6, width, label, style, hint))
         left += width + 4
     present = [s for s in seats if here.cubes[s.index]]
     chips = []
@@ -199,7 +270,13 @@ def _region(
     faces = faces_of(state)
     rows = -(-len(present) // 2)
     notes = [
-        Note(x, y + 42 + rows * ROW + i * 12, f"you saw {_face(faces[known[h]])}", "seen")
+        Note(
+            x,
+            y + 42 + rows * ROW + i * 12,
+            f"you saw {_face(faces[known[h]])}",
+            "seen",
+            _face_hint(faces[known[h]]),
+        )
         for i, h in enumerate(t for t in here.tokens if t in known)
     ]
     resolving = state.resolution is not None and state.resolution.region == name
@@ -239,14 +316,19 @@ def _panel(state: State, seats: list[Seat], x: float) -> Stack:
     at.note("Class cards", "name")
     for card in state.cards:
         holder = seats[card.holder] if card.holder is not None else None
-        at.chip(holder, f"{card.name}: {holder.label if holder else 'in the supply'}")
+        at.chip(
+            holder,
+            f"{card.name}: {holder.label if holder else 'in the supply'}",
+            _abilities()[card.name],
+        )
     at.gap()
     at.note("Rat tokens", "name")
     at.note(f"{len(state.token_supply)} face down in the supply")
     at.note(f"{len(state.removed)} removed unseen · {len(state.revealed)} revealed")
     if state.revealed:
         last = state.revealed[-1]
-        at.note(f"last: {_face(faces_of(state)[last.face])}")
+        face = faces_of(state)[last.face]
+        at.note(f"last: {_face(face)}", hint=_face_hint(face))
         lost = [f"{seats[i].label} −{n}" for i, n in enumerate(last.losses) if n]
         effect = ("broke out: " + (", ".join(lost) or "no loss")) if last.broke_out else "no effect"
         at.note(f"in {last.region}, {effect}")

@@ -22,6 +22,7 @@ import jinja2
 from pbem.resources import resource_dir
 from pbem.view.board import BoardView
 from pbem.view.history import History, Position
+from pbem.view.rules_panel import shown
 from pbem.view.seats import Seat, seats_of
 
 VIEWS = {"rattaneer": "pbem.view.rattaneer:RattaneerView", "rattus": "pbem.view.rattus:RattusView"}
@@ -64,11 +65,13 @@ def board_svg(history: History, position: Position) -> str | None:
 
 def frame_html(history: History, position: Position, seats: list[Seat]) -> str:
     """Everything that changes from step to step: what is awaited, the board, the private
-    panel, the players table."""
-    view = view_for(history.rules.id)
+    panel, the players table, the rules the decision cites."""
+    rules = history.rules
+    view = view_for(rules.id)
     state = position.state
     svg = board_svg(history, position)
-    text = view.text(history.rules, state, seats) if state is not None and svg is None else ""
+    text = view.text(rules, state, seats) if state is not None and svg is None else ""
+    cited = view.citations(rules, state) if state is not None else []
     return (
         _templates()
         .get_template("frame.html.j2")
@@ -79,6 +82,8 @@ def frame_html(history: History, position: Position, seats: list[Seat]) -> str:
             text=text,
             columns=view.columns(state, seats) if state is not None else [],
             reader=seats[position.private.seat] if position.private is not None else None,
+            rules=shown(rules.rulebook(), cited),
+            game=rules.id,
         )
     )
 
@@ -96,6 +101,9 @@ def page_html(history: History, start: Position, *, source: str, reader: Seat | 
             frames.append(html)
     packed = gzip.compress(json.dumps({"frames": frames, "order": order}).encode(), mtime=0)
     genesis = history.replay.genesis
+    last = history.positions[-1].state
+    view = view_for(history.rules.id)
+    legend = view.legend(history.rules, last, dict(genesis.options)) if last is not None else []
     return (
         _templates()
         .get_template("page.html.j2")
@@ -110,5 +118,6 @@ def page_html(history: History, start: Position, *, source: str, reader: Seat | 
             frame=frames[order[start.index + 1]],
             last=history.positions[-1].index,
             packed=base64.b64encode(packed).decode("ascii"),
+            legend=legend,
         )
     )

@@ -8,6 +8,7 @@ test fails rather than skips, so a CI that lost the browser cannot pass unnotice
 
 from __future__ import annotations
 
+import re
 import struct
 from pathlib import Path
 
@@ -50,6 +51,7 @@ def test_pages_load_cleanly_step_and_draw(tmp_path: Path) -> None:
             assert "After step 3:" in browser.evaluate(
                 "document.getElementById('caption').textContent"
             )
+            _rules_panel_follows_the_position(browser, game_id(game))
             browser.evaluate("document.querySelector('[data-go=last]').click()")
             assert step() == last
             assert browser.problems() == []
@@ -57,3 +59,36 @@ def test_pages_load_cleanly_step_and_draw(tmp_path: Path) -> None:
             png = browser.screenshot("figure.board svg", ARTIFACTS / f"{game_id(game)}.png")
             width, height = _png_size(png)
             assert width > 800 and height > 400
+            _legend_and_hover_titles(browser, game_id(game))
+
+
+def _rules_panel_follows_the_position(browser: Browser, name: str) -> None:
+    """Step forward until a position cites a rule: its panel comes with the frame the
+    script unpacks, and shows numbered sections."""
+    for _ in range(40):
+        ids = browser.evaluate(
+            "[...document.querySelectorAll('#frame .rules-panel h4 code')].map(e => e.textContent)"
+        )
+        if ids:
+            panel = browser.evaluate("document.querySelector('#frame .rules-panel').textContent")
+            assert "The rules of this decision" in panel
+            assert all(re.fullmatch(r"[RT]-[0-9]+(\.[0-9A-Z]+)*", i) for i in ids), ids
+            browser.screenshot("#frame .rules-panel", ARTIFACTS / f"{name}-rules.png")
+            return
+        browser.evaluate("document.querySelector('[data-go=next]').click()")
+    raise AssertionError(f"{name}: no position with a rules panel")
+
+
+def _legend_and_hover_titles(browser: Browser, name: str) -> None:
+    """The legend is printed (not hidden from print) and the pieces carry hover titles."""
+    terms = browser.evaluate("document.querySelectorAll('#legend dt').length")
+    assert terms >= 8
+    hidden = browser.evaluate(
+        "getComputedStyle(document.getElementById('legend')).display === 'none'"
+    )
+    assert not hidden
+    titles = browser.evaluate(
+        "[...document.querySelectorAll('#frame svg title')].map(e => e.textContent)"
+    )
+    assert len(titles) >= 10 and all(titles)
+    browser.screenshot("#legend", ARTIFACTS / f"{name}-legend.png")

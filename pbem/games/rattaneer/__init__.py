@@ -1,4 +1,4 @@
-"""Rattaneer: rat pirates race for the pirate king's title (rules: rules/rattaneer.md).
+"""Rattaneer: rat pirates race for the pirate king's title (rules: ``rules.md``, shipped).
 
 The ruleset class lives here, in the package's ``__init__``, so that the rules' content
 hash covers the whole package (code and card data), not one module. It only routes the
@@ -18,28 +18,30 @@ from typing import Any, ClassVar
 
 from pbem.core.mcts import Mcts
 from pbem.core.randomness import Rng
+from pbem.core.rulebook import Topic
 from pbem.core.rules import (
     Bot,
     Chance,
     Decision,
+    OptionHelp,
     Over,
     Parallel,
     RulesError,
     Ruleset,
     Turn,
 )
-from pbem.games.rattaneer import day, morning, night, notation, scoring, start, text
+from pbem.games.rattaneer import day, morning, night, notation, scoring, start, text, topics
 from pbem.games.rattaneer.actions import Action, AnyAction, Flip, Pass, Place
 from pbem.games.rattaneer.bots import greedy, random_flip, random_placement
 from pbem.games.rattaneer.cards import CardSet, load_cards
 from pbem.games.rattaneer.search import RattaneerSearch
-from pbem.games.rattaneer.state import AREAS, State, copy
+from pbem.games.rattaneer.state import AREAS, TAVERN_LIMIT, Options, State, copy
 
 _ACTION_TYPES = (*AnyAction.__args__,)
 
 
 class Rattaneer(Ruleset):
-    """Rattaneer (Hisashi Hayashi, OKAZU Brand 2017), per ``rules/rattaneer.md``."""
+    """Rattaneer (Hisashi Hayashi, OKAZU Brand 2017), per ``rules.md`` (``pbem rules``)."""
 
     id = "rattaneer"
     version = "1.1"
@@ -171,6 +173,42 @@ class Rattaneer(Ruleset):
 
     def render_text(self, state: State, names: list[str]) -> str:
         return text.render(state, names, self.pending(state))
+
+    def topics(self, options: Mapping[str, Any] | None) -> list[Topic]:
+        """``cards``: every card of the set the options name (the shipped one by default)."""
+        try:
+            parsed = Options.model_validate(dict(options or {}))
+        except ValueError as exc:
+            raise RulesError(f"bad rattaneer options: {exc}") from exc
+        return [topics.cards(parsed)]
+
+    def options_help(self) -> list[OptionHelp]:
+        return [
+            OptionHelp(
+                name="treasures",
+                values="true|false",
+                default="false",
+                help="R-2.7: the treasure cards of the expansion on the island",
+            ),
+            OptionHelp(
+                name="tavern_keep",
+                values=f"1-{TAVERN_LIMIT}",
+                default="3",
+                help="R-7.B: cards left in the Tavern row after it overflows",
+            ),
+            OptionHelp(
+                name="start_seat",
+                values="a seat number from 0",
+                default="drawn at random",
+                help="R-2.8: the start player",
+            ),
+            OptionHelp(
+                name="cards",
+                values="PATH of a card file",
+                default="the shipped set",
+                help="R-9: another card set, embedded in the game (pbem schema: its schema)",
+            ),
+        ]
 
     # ----- bots ---------------------------------------------------------------------------------
 

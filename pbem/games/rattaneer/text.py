@@ -6,6 +6,7 @@ leak here; pieces appear only once revealed.
 
 from __future__ import annotations
 
+from pbem.core.rulebook import lookup_hint
 from pbem.core.rules import Chance, Decision, Over, Parallel, Turn
 from pbem.games.rattaneer.cards import Bonus, CardSet, PlunderCard
 from pbem.games.rattaneer.scoring import score
@@ -38,7 +39,9 @@ BONUS_TEXT = {
 
 def render(state: State, names: list[str], decision: Decision) -> str:
     cards = state.options.card_set()
-    lines = [_heading(state), _card_set(state, cards), _awaited(state, names, decision), ""]
+    awaited = _awaited(state, names, decision)
+    hint = lookup_hint("rattaneer", awaited)
+    lines = [_heading(state), _card_set(state, cards), awaited, *([hint] if hint else []), ""]
     lines += [_area_line(state, names, cards, n) for n in AREAS]
     if state.farm:
         lines.append(f"   Farm: {', '.join(names[s] for s in state.farm)} (pirates)")

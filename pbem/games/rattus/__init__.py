@@ -1,4 +1,4 @@
-"""Rattus with the Africanus expansion as pure rules: ``rules/rattus.md`` T-1..T-10.
+"""Rattus with the Africanus expansion as pure rules: T-1..T-10 of ``rules.md`` (shipped).
 
 The ruleset class lives in this file so that ``Ruleset.source_files`` hashes the whole
 package (code and data). Rulings the spec left open are in ``RULINGS.md``. Rat tokens and
@@ -13,8 +13,9 @@ from typing import Any
 
 from pbem.core.mcts import Mcts
 from pbem.core.randomness import Rng
-from pbem.core.rules import Bot, Decision, Reshuffle, Reveal, RulesError, Ruleset
-from pbem.games.rattus import bots, data, flow, notation, protection, setup, text
+from pbem.core.rulebook import Topic
+from pbem.core.rules import Bot, Decision, OptionHelp, Reshuffle, Reveal, RulesError, Ruleset
+from pbem.games.rattus import bots, data, flow, notation, protection, setup, text, topics
 from pbem.games.rattus.actions import Action, Protect
 from pbem.games.rattus.search import RattusSearch
 from pbem.games.rattus.state import Options, State, copy
@@ -127,6 +128,29 @@ class Rattus(Ruleset):
 
     def notation_help(self, state: State, seat: int) -> str:
         return notation.help_text(state, seat)
+
+    def topics(self, options: Mapping[str, Any] | None) -> list[Topic]:
+        """``classes`` (all ten, whatever the options) and ``tokens`` (both sets)."""
+        book = self.rulebook()
+        assert book is not None, "the rattus package ships rules.md"
+        return [topics.classes(book), topics.tokens(book)]
+
+    def options_help(self) -> list[OptionHelp]:
+        names = ",".join(c.name for c in data.class_cards())
+        return [
+            OptionHelp(
+                name="africanus",
+                values="on|off",
+                default="off",
+                help="T-2: play with the Africanus expansion (2-6 players; 2-4 without)",
+            ),
+            OptionHelp(
+                name="classes",
+                values=f"6 or 8 of {names}",
+                default="drawn at random",
+                help="T-2: with Africanus, the class cards in play: 6 with 2-4 players, 8 with 5-6",
+            ),
+        ]
 
     def render_text(self, state: State, names: list[str]) -> str:
         return text.render(state, names, flow.decision(state), flow.stage(state))

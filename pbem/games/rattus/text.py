@@ -5,8 +5,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping
 
+from pbem.core.rulebook import lookup_hint
 from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
-from pbem.games.rattus import data, diplomats, turn
+from pbem.games.rattus import data, diplomats, topics, turn
 from pbem.games.rattus.abilities import PEASANT
 from pbem.games.rattus.state import State, africa, cards_of, faces_of, token_region
 
@@ -110,6 +111,8 @@ def render(s: State, names: list[str], awaited: Decision, stage: str) -> str:
         effect = f"broke out: {lost}" if last.broke_out else "no effect"
         lines.append(f"Last revealed: {last.face} ({last.handle}) in {last.region}, {effect}")
     lines.append(_awaited(s, names, awaited, stage))
+    hint = lookup_hint("rattus", lines[-1])
+    lines += [hint] if hint else []
     return "\n".join(lines)
 
 
@@ -185,9 +188,6 @@ def private(s: State, seat: int, known: Mapping[str, str]) -> str:
         face = faces_of(s).get(face_id)
         if face is None:
             continue
-        symbols = [*face.icons, *["M"] * face.majority, *["A"] * face.all]
         where = next((f"in {r.name}" for r in s.regions if handle in r.tokens), "revealed")
-        lines.append(
-            f"{handle} ({where}): {face_id}, threshold {face.threshold}, {' '.join(symbols)}"
-        )
+        lines.append(f"{handle} ({where}): {topics.face_text(face)}")
     return "\n".join(lines)

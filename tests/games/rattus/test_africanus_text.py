@@ -120,17 +120,17 @@ def test_render_text_of_a_reaction_and_of_the_cards_played() -> None:
     t.state.progress.placed = True
     t.act("plague Italia")
     assert isinstance(t.decision, Parallel)
-    assert (
-        RULES.render_text(t.state, NAMES[:3])
-        .splitlines()[-1]
-        .startswith("Awaiting Alice: T-7.3: X05 in Italia hits magic")
-    )
+    awaited, hint = RULES.render_text(t.state, NAMES[:3]).splitlines()[-2:]
+    assert awaited.startswith("Awaiting Alice: T-7.3: X05 in Italia hits magic")
+    assert hint == "Rules: pbem rules rattus T-7.3"
     s = RULES.apply_parallel(
         t.state, {0: RULES.parse_action(t.state, 0, "protect regions/0 Witch")}
     )
     text = RULES.render_text(s, NAMES[:3])
     assert "Played in Italia: Alice regions/0 for the Witch" in text
-    assert text.endswith("decryption shares to reveal the region cards played (T-7.3)")
+    assert text.endswith(
+        "shares to reveal the region cards played (T-7.3)\nRules: pbem rules rattus T-7.3"
+    )
 
 
 def test_render_private_shows_the_own_hand_and_the_astronomers_draw() -> None:

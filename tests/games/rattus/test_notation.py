@@ -115,7 +115,7 @@ def test_render_text_shows_the_table() -> None:
     assert any(line.split() == ["Cubes", "left", "18", "17", "19"] for line in text.splitlines())
     assert "Token supply: 47 face down" in text
     last = "Awaiting Alice: T-5: take a class card, place cubes, then move the plague"
-    assert text.splitlines()[-1] == last
+    assert text.splitlines()[-2:] == [last, "Rules: pbem rules rattus T-5"]
 
 
 def test_render_text_of_a_finished_game() -> None:
