@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
 from pbem.core.simulate import World
 from pbem.games.rattus import regiondeck, setup
+from pbem.games.rattus.actions import Swap
 from pbem.games.rattus.search import RattusSearch, deal
+from pbem.games.rattus.state import WitchLook
 
-from .harness import AFRICANUS, RULES, rng
+from .harness import AFRICANUS, RULES, face, position, rng
 
 
 def test_every_guess_keeps_what_is_known_and_deals_each_item_once() -> None:
@@ -33,8 +36,8 @@ def test_every_guess_keeps_what_is_known_and_deals_each_item_once() -> None:
             if s.resolution is not None and s.resolution.token is not None:
                 public[s.resolution.token] = s.resolution.face
                 checked["mid-resolution"] += 1
-            for handle, face in {**public, **known}.items():
-                assert faces[handle] == face == world.faces[handle]
+            for handle, item in {**public, **known}.items():
+                assert faces[handle] == item == world.faces[handle]
             cards = [faces[h] for hand in s.africa.hands for h in hand] + [
                 faces[h] for h in s.africa.deck
             ]
@@ -56,3 +59,27 @@ def test_other_seats_know_their_own_hands_in_the_guess() -> None:
     assert guess.opened[0] == dict(world.knowledge(0).opened)
     for seat in (1, 2):
         assert set(guess.opened[seat]) == set(s.africa.hands[seat])
+
+
+def test_mcts_swaps_the_deadly_token_away() -> None:
+    # T-6.5: the Witch has looked: a token that breaks out at 1 cube and hits the majority
+    # and the Knight lies among seat 0's cubes, a harmless one (6) among seat 1's. The token
+    # supply is empty, so the final plague follows this turn (T-9.1, T-9.3): keeping loses
+    # the game, swapping wins it.
+    deadly, harmless = "tokens/0", "tokens/1"
+    s = position(
+        2,
+        tokens={"Italia": [deadly], "Scandia": [harmless]},
+        cubes={"Italia": [4, 0], "Scandia": [0, 4]},
+        cards={"Witch": 0, "Knight": 0},
+        supply=[],
+    )
+    s.progress.placed, s.progress.took, s.progress.used = True, True, ["Witch"]
+    s.witch = WitchLook(tokens=[deadly, harmless], seen=True)
+    known = {
+        deadly: face(1, ["chivalry"], m=True),
+        harmless: face(6, ["bourgeoisie", "church", "peasantry"]),
+    }
+    assert [a.type for a in RULES.legal_actions(s, 0)] == ["keep", "swap"]
+    choice = RULES.bot("mcts:8")(RULES, s, 0, Knowledge(0, known), Rng(bytes(32)))
+    assert choice == Swap()
