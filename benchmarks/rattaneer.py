@@ -4,8 +4,8 @@ and crypto, and with the rules alone, in the same run; and the size of a finishe
 - Self-play (``pbem.core.selfplay.play_game``): every step signed, morning placements
   sealed and revealed, beacons supplied, the file encoded, re-read and verified by a
   recipient after every step, and the finished file verified once more from scratch.
-- Rules alone: the same bots drive the ruleset directly (``check`` then ``apply``), with no
-  file, no signature and no sealing.
+- Rules alone: the same bots drive the ruleset directly (``pbem.core.simulate``: ``check``
+  then ``apply``), with no file, no signature and no sealing.
 
 Both use the same bots on the same seeds (the games differ, the draws coming from
 different streams), so the ratio is the price of the file format and the cryptography.
@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.core.randomness import Rng
-from pbem.core.rules import Chance, Over, Turn
 from pbem.core.selfplay import play_game
+from pbem.core.simulate import World, play_out
 from pbem.games.rattaneer import Rattaneer
 
 PLAYERS = 4
@@ -33,27 +33,10 @@ BOTS = ["greedy", "random"]  # cycled over the seats, as ``pbem selfplay --bot``
 def rules_alone(rules: Rattaneer, seed: int) -> int:
     """Play one game on the ruleset alone; return the number of decisions it took."""
     rng = Rng(hashlib.sha256(b"benchmark\0" + str(seed).encode()).digest())
-    bots = rules.bots()
-    bot_rngs = [rng.fork(f"bot{seat}") for seat in range(PLAYERS)]
-    state = rules.setup(rules.parse_options({}), PLAYERS)
-    decisions = 0
-    while not isinstance(decision := rules.pending(state), Over):
-        if isinstance(decision, Chance):
-            state = rules.resolve_chance(state, rng.fork(f"chance{decisions}"))
-        else:
-            seats = [decision.seat] if isinstance(decision, Turn) else decision.seats
-            actions = {
-                seat: bots[BOTS[seat % len(BOTS)]](rules, state, seat, bot_rngs[seat])
-                for seat in seats
-            }
-            for seat, action in actions.items():
-                rules.check(state, seat, action)
-            if isinstance(decision, Turn):
-                state = rules.apply(state, decision.seat, actions[decision.seat])
-            else:
-                state = rules.apply_parallel(state, actions)
-        decisions += 1
-    return decisions
+    bots = [rules.bot(BOTS[seat % len(BOTS)]) for seat in range(PLAYERS)]
+    world = World.new(rules, rules.parse_options({}), PLAYERS, rng.fork("world"))
+    play_out(world, bots, [rng.fork(f"bot{seat}") for seat in range(PLAYERS)], 10_000)
+    return world.decisions
 
 
 def main() -> None:

@@ -31,6 +31,7 @@ from pbem.core.gamefile import (
 )
 from pbem.core.journal import Journal
 from pbem.core.keys import Identity, IdentityCard
+from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import chain
 from pbem.core.replay import Replay
 from pbem.core.rules import RulesError, Ruleset
@@ -398,6 +399,16 @@ def private_knowledge(replay: Replay, identity: Identity) -> dict[str, str]:
     """Sealed items opened to this seat alone (its hand, what it peeked), decrypted here."""
     seat = seat_of(replay, identity)
     return replay.table.known_to(seat, seat_secret(replay, identity, seat))
+
+
+def knowledge(replay: Replay, identity: Identity) -> Knowledge:
+    """Everything the seat may know beyond the public state, and nothing else: what a bot
+    holding the seat is given (``pbem.core.knowledge``)."""
+    return Knowledge(
+        seat_of(replay, identity),
+        private_knowledge(replay, identity),
+        own_sealed_action(replay, identity),
+    )
 
 
 def describe_awaiting(replay: Replay) -> str:

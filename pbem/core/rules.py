@@ -21,6 +21,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from pbem.core.canonical import MAX_SAFE_INTEGER, fast_encoding
+from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
 from pbem.core.rulebook import Rulebook, Topic, load
 
@@ -126,8 +127,10 @@ Decision = Annotated[
     Turn | Parallel | Chance | Reveal | Reshuffle | Over, Field(discriminator="kind")
 ]
 
-Bot = Callable[["Ruleset", Any, int, Rng], Any]
-"""A bot picks an action for ``seat`` in ``state``; ``rng`` is its own deterministic stream."""
+Bot = Callable[["Ruleset", Any, int, Knowledge, Rng], Any]
+"""A bot picks an action for ``seat`` in ``state``, knowing what the seat privately knows
+(``knowledge``, and nothing else); ``rng`` is its own deterministic stream. Every driver
+calls it the same way: self-play, the rules-only tournaments, a seat held by a bot."""
 
 
 class Ruleset(ABC):
@@ -304,6 +307,43 @@ class Ruleset(ABC):
 
     # ----- bots --------------------------------------------------------------------------------
 
+    def random_action(
+        self, state: BaseModel, seat: int, rng: Rng, known: Mapping[str, str] | None = None
+    ) -> Any:
+        """A uniformly random legal action (the ``random`` bot); with ``known`` (what the
+        seat privately knows, as for ``check_private``) one its own ``pbem`` would let it
+        sign."""
+        legal = self.legal_actions(state, seat)
+        if known:
+            legal = [a for a in legal if self._honest(state, seat, a, known)]
+        return rng.choice(legal)
+
+    def _honest(self, state: BaseModel, seat: int, action: Any, known: Mapping[str, str]) -> bool:
+        try:
+            self.check_private(state, seat, action, known)
+        except RulesError:
+            return False
+        return True
+
+    def bots(self) -> dict[str, Bot]:
+        """Bots by name, for ``pbem selfplay``. ``random`` is always there. A bot that takes
+        a parameter (``mcts:200``) has a method ``tuned(text) -> Bot``."""
+        return {"random": _random_bot}
+
+    def bot(self, spec: str) -> Bot:
+        """The bot named ``spec``: a name of ``bots()``, or ``name:parameter``."""
+        name, colon, parameter = spec.partition(":")
+        known = self.bots()
+        if name not in known:
+            raise RulesError(f"unknown bot {name!r} for {self.id} (known: {', '.join(known)})")
+        if not colon:
+            return known[name]
+        tuned = getattr(known[name], "tuned", None)
+        if tuned is None:
+            raise RulesError(f"bot {name!r} takes no parameter (got {spec!r})")
+        bot: Bot = tuned(parameter)
+        return bot
+
     # ----- dropouts (DESIGN §11) -------------------------------------------------------------
 
     can_end_early: ClassVar[bool] = False
@@ -318,14 +358,6 @@ class Ruleset(ABC):
     def result_now(self, state: BaseModel) -> Result:
         """The game scored as it stands, for a game ended early by a call."""
         raise NotImplementedError(f"{self.id} cannot be scored before its end")
-
-    def random_action(self, state: BaseModel, seat: int, rng: Rng) -> Any:
-        """A uniformly random legal action (the ``random`` bot)."""
-        return rng.choice(self.legal_actions(state, seat))
-
-    def bots(self) -> dict[str, Bot]:
-        """Bots by name, for ``pbem selfplay``. ``random`` is always there."""
-        return {"random": lambda rules, state, seat, rng: rules.random_action(state, seat, rng)}
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         """JSON Schemas this ruleset publishes, by file stem (``pbem schema`` writes them)."""
@@ -352,6 +384,10 @@ class Ruleset(ABC):
 
     def dump_action(self, action: Any) -> Any:
         return _adapter(self.Action).dump_python(action, mode="json")
+
+
+def _random_bot(rules: Ruleset, state: BaseModel, seat: int, knowledge: Knowledge, rng: Rng) -> Any:
+    return rules.random_action(state, seat, rng, knowledge.opened)
 
 
 _ADAPTERS: dict[int, TypeAdapter[Any]] = {}

@@ -11,13 +11,13 @@ repeated exactly.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.core import gamefile
-from pbem.core.author import act, automatic, new_game
+from pbem.core.author import act, automatic, knowledge, new_game
 from pbem.core.canonical import canonical
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.files import atomic_write
@@ -25,7 +25,7 @@ from pbem.core.gamefile import Envelope
 from pbem.core.keys import Identity
 from pbem.core.randomness import Rng
 from pbem.core.replay import Replay, replay_file
-from pbem.core.rules import Result, Ruleset
+from pbem.core.rules import Bot, Result, RulesError, Ruleset
 
 MAX_STEPS = 20000
 
@@ -76,24 +76,30 @@ class _Entropy:
         return bytes(self._rng.below(256) for _ in range(n))
 
 
+def resolve_bot(rules: Ruleset, bot: str | Bot) -> Bot:
+    """A bot given by name, or the bot itself; an unknown name is a usage error."""
+    if not isinstance(bot, str):
+        return bot
+    try:
+        return rules.bot(bot)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from exc
+
+
 def play_game(
     rules: Ruleset,
     players: int,
     seed: int,
     options: dict[str, Any],
-    bots: list[str],
+    bots: Sequence[str | Bot],
     out: Path | None = None,
     observe: Callable[[Replay], None] | None = None,
 ) -> GameReport:
-    """Play one complete game; raise ``Rejected`` if anything fails to verify.
-    ``observe`` is shown the author's replay after every signature (a test that scans
-    every version of the file for what must stay hidden)."""
-    available = rules.bots()
-    unknown = [b for b in bots if b not in available]
-    if unknown:
-        raise UsageError(
-            f"unknown bot {unknown[0]!r} for {rules.id} (known: {', '.join(sorted(available))})"
-        )
+    """Play one complete game; raise ``Rejected`` if anything fails to verify. ``bots`` are
+    cycled over the seats: names (``greedy``, ``mcts:200``) or bots themselves. ``observe``
+    is shown the author's replay after every signature (a test that scans every version of
+    the file for what must stay hidden)."""
+    seat_bots = [resolve_bot(rules, b) for b in bots]
     identities = bot_identities(seed, players)
     rng = Rng(hashlib.sha256(b"pbem/1/selfplay-rng\0" + str(seed).encode()).digest())
     entropy = _Entropy(rng.fork("entropy"))
@@ -110,8 +116,8 @@ def play_game(
         seat = author.remaining()[0]
         me = identities[seat]
         if not automatic(author, me, clock=clock):
-            bot = available[bots[seat % len(bots)]]
-            action = bot(rules, author.state, seat, bot_rngs[seat])
+            bot = seat_bots[seat % len(seat_bots)]
+            action = bot(rules, author.state, seat, knowledge(author, me), bot_rngs[seat])
             act(author, me, action, entropy=entropy, clock=clock)
         for _, item in author.taken[sent:]:  # what travelled since, as text, one by one
             received = gamefile.decode_item(canonical(item.model_dump(mode="json")))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core import gamefile, registry
-from pbem.core.author import describe_awaiting
+from pbem.core.author import describe_awaiting, knowledge
 from pbem.core.keys import Keyring
 from pbem.core.position import Position
 from pbem.core.randomness import Rng
@@ -29,7 +29,7 @@ class Table:
         self.delivered = {p.email: 0 for p in players}
         self.again: set[str] = set()
         self.rules = registry.get(ruleset)
-        self.bot = self.rules.bots()[bot]
+        self.bot = self.rules.bot(bot)
         self.rng = Rng(seed.to_bytes(32, "big"))
         self.read = {p.name: 0 for p in players}
         self.moves = 0
@@ -52,7 +52,8 @@ class Table:
         self.read[player.name] = len(notes)
 
     def move(self, player: Player, replay: Position, seat: int, short: str) -> None:
-        action = self.bot(self.rules, replay.state, seat, self.rng)
+        me = Keyring(player.home).load(player.name, None)
+        action = self.bot(self.rules, replay.state, seat, knowledge(replay, me), self.rng)
         text = self.rules.format_action(replay.state, seat, action)
         self.moves += 1
         target = player.work / f"move-{self.moves:04d}.json"

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from pbem.core.mcts import Mcts
 from pbem.core.randomness import Rng
 from pbem.core.rulebook import Topic
 from pbem.core.rules import (
@@ -34,7 +35,8 @@ from pbem.games.rattaneer import day, morning, night, notation, scoring, start, 
 from pbem.games.rattaneer.actions import Action, AnyAction, Flip, Pass, Place
 from pbem.games.rattaneer.bots import greedy, random_flip, random_placement
 from pbem.games.rattaneer.cards import CardSet, load_cards
-from pbem.games.rattaneer.state import AREAS, TAVERN_LIMIT, Options, State
+from pbem.games.rattaneer.search import RattaneerSearch
+from pbem.games.rattaneer.state import AREAS, TAVERN_LIMIT, Options, State, copy
 
 _ACTION_TYPES = (*AnyAction.__args__,)
 
@@ -107,7 +109,7 @@ class Rattaneer(Ruleset):
         if state.phase != "day":
             raise RulesError(f"no single move is awaited now ({state.phase})")
         self.check(state, seat, action)
-        new = state.model_copy(deep=True)
+        new = copy(state)
         cards = state.options.card_set()
         day.perform(new, cards, action)
         day.settle(new, cards)
@@ -121,7 +123,7 @@ class Rattaneer(Ruleset):
             raise RulesError(f"'{decision.name}' needs the actions of seats {decision.seats}")
         for seat, action in actions.items():
             self.check(state, seat, action)
-        new = state.model_copy(deep=True)
+        new = copy(state)
         if state.phase == "morning":
             morning.reveal(new, dict(sorted(actions.items())))
             day.start_day(new, state.options.card_set())
@@ -133,7 +135,7 @@ class Rattaneer(Ruleset):
         """The setup draw, the Night's refills, or the treasure cards at the island; when
         the Day then runs on into the Night, the Night's draws follow from the same stream
         (no choice comes between)."""
-        new = state.model_copy(deep=True)
+        new = copy(state)
         if state.phase == "setup":
             start.setup_draw(new, rng)
         elif state.phase == "night":
@@ -211,17 +213,19 @@ class Rattaneer(Ruleset):
 
     # ----- bots ---------------------------------------------------------------------------------
 
-    def random_action(self, state: State, seat: int, rng: Rng) -> Any:
+    def random_action(
+        self, state: State, seat: int, rng: Rng, known: Mapping[str, str] | None = None
+    ) -> Any:
         if state.phase == "morning":
             return random_placement(state, seat, rng)
         if state.phase == "day" and day.kind(state) in ("ship", "trade"):
             face_up = state.players[seat].face_up
             most = state.day.ship if day.kind(state) == "ship" else len(face_up)
             return random_flip(face_up, most, rng)
-        return super().random_action(state, seat, rng)
+        return super().random_action(state, seat, rng, known)
 
     def bots(self) -> dict[str, Bot]:
-        return {**super().bots(), "greedy": greedy}
+        return {**super().bots(), "greedy": greedy, "mcts": Mcts(RattaneerSearch())}
 
     can_end_early = True
 

@@ -1,17 +1,23 @@
-"""Bots: a random placement for the ``random`` bot, and the one-ply ``greedy`` bot.
+"""Bots: a random placement for the ``random`` bot, and the ``greedy`` bot.
 
 The morning placement has too many legal forms to list, so both bots build one directly;
-``check`` stays the judge of what they build.
+``check`` stays the judge of what they build. ``greedy`` ranks placements by what each
+area is worth to the seat (``placements``, also the search's candidates) and answers every
+Day choice by a fixed rule of thumb (``day_choice``, also the search's playout policy):
+the Tavern buys what is worth most for its cost or a henchman while it has few, a battle's
+distribution takes the richest card or a trade ship with cards to turn, every flip turns
+the most valuable cards, the Island takes the best spot.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
-from pbem.games.rattaneer.actions import AnyAction, Flip, Pass, Place
+from pbem.games.rattaneer import day
+from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Place, Spot, Take
 from pbem.games.rattaneer.cards import CardSet, PlunderCard
-from pbem.games.rattaneer.scoring import score
 from pbem.games.rattaneer.state import (
     AREAS,
     HENCHMAN_STRENGTH,
@@ -34,6 +40,36 @@ X = 0  # where an unplaced henchman stands, while a placement is being built
 # The greedy bot's values, in half-VP so that a coin (half a VP, R-8.2) is 1.
 HALF_VP_PER_VP = 2
 HENCHMAN_VALUE = 3  # a little more than the coin it costs: henchmen win battles
+ENOUGH_HENCHMEN = 4  # the Tavern hires henchmen while the seat has fewer
+PIGGYBACK = 3  # a sea area the seat cannot win alone is worth a third: others may win it
+FARM = 1  # a pirate sent to the Farm brings a coin (R-6.6)
+
+
+class SeaTable:
+    """What the bots read of each sea card, by id: its strength, its VP (0 for a ship) and
+    its capacity (0 for plunder). Looking these up in the card set is slow next to the
+    rest of a playout, so each set gets one table."""
+
+    def __init__(self, cards: CardSet) -> None:
+        self.cards = cards
+        self.strength: dict[str, int] = {}
+        self.vp: dict[str, int] = {}
+        self.capacity: dict[str, int] = {}
+        for card in cards.sea:
+            self.strength[card.id] = card.strength
+            self.vp[card.id] = card.vp if isinstance(card, PlunderCard) else 0
+            self.capacity[card.id] = 0 if isinstance(card, PlunderCard) else card.capacity
+
+
+_TABLES: dict[int, SeaTable] = {}
+
+
+def sea_table(cards: CardSet) -> SeaTable:
+    """The table of a card set (kept with its set, so that its id is never reused)."""
+    table = _TABLES.get(id(cards))
+    if table is None or table.cards is not cards:
+        table = _TABLES[id(cards)] = SeaTable(cards)
+    return table
 
 
 def random_placement(state: State, seat: int, rng: Rng) -> Place:
@@ -56,42 +92,119 @@ def random_flip(face_up: list[str], most: int, rng: Rng) -> Flip | Pass:
     return Flip(cards=rng.shuffle(face_up)[:size]) if size else Pass()
 
 
-def greedy(rules: Rattaneer, state: State, seat: int, rng: Rng) -> AnyAction:
-    """One ply: the action after which the seat holds the most value (see ``_value``);
-    ties broken at random. The placement is built by ``_greedy_placement``."""
-    cards = state.options.card_set()
+def greedy(rules: Rattaneer, state: State, seat: int, knowledge: Knowledge, rng: Rng) -> AnyAction:
+    """The best-ranked placement in the Morning; the rule of thumb in the Day and at the
+    end. (Rattaneer has no private items: ``knowledge`` holds nothing it could use.)"""
     if state.phase == "morning":
-        return _greedy_placement(cards, state, seat, rng)
-    candidates = rules.legal_actions(state, seat)
-    if state.phase == "final":  # the best free flip: the most valuable card
-        return max(candidates, key=lambda a: _flip_gain(cards, a))
-    values = [_value(cards, rules.apply(state, seat, a), seat) for a in candidates]
-    best = max(values)
-    return rng.choice([a for a, v in zip(candidates, values, strict=True) if v == best])
+        return placements(state, seat, rng, 1)[0]
+    return day_choice(state, seat)
 
 
-def _value(cards: CardSet, state: State, seat: int) -> int:
-    """VP secured (doubled), plus half the VP of face-up plunder, plus the henchmen."""
+# ----- the Day and the final flip ----------------------------------------------------------
+
+
+def day_choice(state: State, seat: int) -> AnyAction:
+    """A good answer to the choice awaited from ``seat`` in the Day or at the end (R-8.1)."""
+    cards = state.options.card_set()
     player = state.players[seat]
-    face_up = sum(cards.plunder_vp(c) for c in player.face_up)
-    return (
-        HALF_VP_PER_VP * score(state, cards, seat).total
-        + face_up
-        + (HENCHMAN_VALUE * player.henchmen)
-    )
+    if state.phase == "final":
+        return best_flip(cards, player.face_up, 1)
+    what = day.kind(state)
+    if what in ("ship", "trade"):
+        assert state.day is not None
+        most = state.day.ship if what == "ship" else len(player.face_up)
+        return best_flip(cards, player.face_up, most)
+    options = day.options(state, cards)
+    return max(options, key=lambda a: _worth(cards, state, seat, a))
 
 
-def _flip_gain(cards: CardSet, action: AnyAction) -> int:
-    return sum(cards.plunder_vp(c) for c in action.cards) if isinstance(action, Flip) else 0
+def best_flip(cards: CardSet, face_up: list[str], most: int) -> Flip | Pass:
+    """The ``most`` most valuable face-up cards, face down: a face-down card scores (R-8.2)
+    and a face-up one does not, so turning more never hurts."""
+    chosen = sorted(face_up, key=sea_table(cards).vp.__getitem__, reverse=True)[:most]
+    return Flip(cards=chosen) if chosen else Pass()
 
 
-def _greedy_placement(cards: CardSet, state: State, seat: int, rng: Rng) -> Place:
-    """The two pirate areas worth most together, given the henchmen each sea area needs to
-    be won alone (and one for the treasure card); the other henchmen alone on random areas
-    below the pirates, to fill gaps. Areas beyond the likely reach of all the pieces are
-    avoided: a gap before them would send the pirates to the Farm (R-5.4)."""
+def _worth(cards: CardSet, state: State, seat: int, action: AnyAction) -> int:
+    """What a Tavern purchase, a card taken or a treasure spot is worth, in half-VP."""
+    player = state.players[seat]
+    if isinstance(action, Buy):
+        card = cards.companion(action.card)
+        bonus = HALF_VP_PER_VP * card.bonus.vp if card.bonus is not None else 0
+        return HALF_VP_PER_VP * card.vp + bonus - card.cost
+    if isinstance(action, Hire):
+        return HENCHMAN_VALUE - 1 if player.henchmen < ENOUGH_HENCHMEN else 0
+    if isinstance(action, Take):
+        return _card_worth(cards, player.face_up, action.card)
+    if isinstance(action, Spot):
+        return HALF_VP_PER_VP * action.vp - HENCHMAN_VALUE
+    return 0
+
+
+def _card_worth(cards: CardSet, face_up: list[str], card_id: str) -> int:
+    """A plunder card for its VP (it still has to be turned); a trade ship for the cards
+    it would turn now."""
+    table = sea_table(cards)
+    capacity = table.capacity[card_id]
+    if not capacity:
+        return table.vp[card_id]
+    best = sorted((table.vp[c] for c in face_up), reverse=True)[:capacity]
+    return HALF_VP_PER_VP * sum(best) + 1
+
+
+# ----- the Morning -------------------------------------------------------------------------
+
+
+def placements(state: State, seat: int, rng: Rng, count: int) -> list[Place]:
+    """Up to ``count`` placements, best first, foreseeing where the others will stand.
+
+    The others are expected to place as a simpler bot would (``_first_guess``). Then for
+    each pair of pirate areas: the henchmen each sea area needs to be won alone, and every
+    other henchman alone on an area nobody is expected to fill, lowest first.
+    A pirate beyond the lowest area still empty goes to the Farm
+    (R-5.4): it is worth its coin there, not the area."""
+    cards = state.options.card_set()
     available = state.players[seat].henchmen
-    areas = [a for a in AREAS if a <= _reach(state)]
+    covered = set()
+    for other in range(state.seats):
+        if other != seat:
+            guess = _first_guess(cards, state, other, rng)
+            covered |= {*guess.pirates, *guess.henchmen}
+    needs = {a: _henchmen_needed(cards, state, a) for a in AREAS}
+    values = {a: _area_value(cards, state, seat, a) for a in AREAS}
+    ranked = []
+    for first in AREAS:
+        for second in range(first + 1, AREAS.stop):
+            if needs[first] + needs[second] > available:
+                continue
+            henchmen = [first] * needs[first] + [second] * needs[second]
+            taken = covered | {first, second}
+            empty = [a for a in range(1, second) if a not in taken]
+            henchmen += empty[: available - len(henchmen)]
+            gap = _gap(state, taken | set(henchmen))
+            value = sum(values[a] if a < gap else FARM for a in (first, second))
+            ranked.append(
+                (value, rng.below(1 << 30), Place(pirates=[first, second], henchmen=henchmen))
+            )
+    ranked.sort(key=lambda r: (r[0], r[1]), reverse=True)
+    return [place for _, _, place in ranked[:count]]
+
+
+def _gap(state: State, occupied: set[int]) -> int:
+    """The lowest area left empty (R-5.4), after the neutral henchmen fill the first empty
+    ones (R-5.3); past the Island if none."""
+    empty = [a for a in AREAS if a not in occupied][state.neutral :]
+    return empty[0] if empty else AREAS.stop
+
+
+def _first_guess(cards: CardSet, state: State, seat: int, rng: Rng) -> Place:
+    """Where a seat would stand that does not foresee the others: the two areas worth most
+    to it within the likely reach of all the pieces, the henchmen to win there, the rest
+    alone on lower areas. The lower areas are shared out by seat (each seat starts its
+    share at another one), so that seats playing alike fill different gaps."""
+    available = state.players[seat].henchmen
+    reach = _reach(state)
+    areas = [a for a in AREAS if a <= reach]
     needs = {a: _henchmen_needed(cards, state, a) for a in areas}
     values = {a: _area_value(cards, state, seat, a) for a in areas}
     pairs = [
@@ -103,8 +216,10 @@ def _greedy_placement(cards: CardSet, state: State, seat: int, rng: Rng) -> Plac
     _, first, second = max(pairs)
     henchmen = [first] * needs[first] + [second] * needs[second]
     below = [a for a in range(1, second) if a != first]
-    for number in rng.shuffle(below)[: available - len(henchmen)]:
-        henchmen.append(number)
+    if below:
+        start = seat * len(below) // state.seats
+        below = below[start:] + below[:start]
+    henchmen += below[: available - len(henchmen)]
     return Place(pirates=[first, second], henchmen=henchmen)
 
 
@@ -115,11 +230,20 @@ def _reach(state: State) -> int:
 
 
 def _henchmen_needed(cards: CardSet, state: State, number: int) -> int:
-    """Henchmen to bring along: enough to win a sea area alone, one for the treasure card."""
-    if number in SEA_AREAS:
-        need = sum(cards.sea_card(c).strength for c in sea_cards(state, number))
-        return -(-need // HENCHMAN_STRENGTH)
-    return int(number == ISLAND and not state.island_treasures)
+    """Henchmen to bring along: enough to win a sea area alone. (The henchman put on the
+    treasure card may stand anywhere, R-6.5.)"""
+    if number not in SEA_AREAS:
+        return 0
+    strength = sea_table(cards).strength
+    need = sum(strength[c] for c in sea_cards(state, number))
+    return -(-need // HENCHMAN_STRENGTH)
+
+
+def _plunder_value(cards: CardSet, state: State, number: int) -> int:
+    """Everything under a sea area, in half-VP: plunder for its VP, ships for capacity."""
+    table = sea_table(cards)
+    under = sea_cards(state, number)
+    return HALF_VP_PER_VP * sum(table.vp[c] + table.capacity[c] for c in under)
 
 
 def _area_value(cards: CardSet, state: State, seat: int, number: int) -> int:
@@ -134,15 +258,15 @@ def _area_value(cards: CardSet, state: State, seat: int, number: int) -> int:
             gains.append(HENCHMAN_VALUE - 1)
         return max(gains, default=0)
     if number == TRADE_PORT:
-        return HALF_VP_PER_VP * sum(cards.plunder_vp(c) for c in player.face_up)
+        vp = sea_table(cards).vp
+        return HALF_VP_PER_VP * sum(vp[c] for c in player.face_up)
     if number == ISLAND:
         if state.island_treasures:  # a random draw: the mean of the cards not yet taken
             vps = [cards.treasure(t).vp for t in state.treasure_box]
             return HALF_VP_PER_VP * sum(vps) // len(vps)
         free = [v for v, s in zip(cards.treasure_spots, state.spots, strict=True) if s is None]
+        if not player.henchmen:
+            return 0
         return max((HALF_VP_PER_VP * v - HENCHMAN_VALUE for v in free), default=0)
-    gain = 0
-    for card_id in sea_cards(state, number):
-        card = cards.sea_card(card_id)
-        gain += card.vp if isinstance(card, PlunderCard) else card.capacity
-    return HALF_VP_PER_VP * gain - HENCHMAN_VALUE * _henchmen_needed(cards, state, number)
+    cost = HENCHMAN_VALUE * _henchmen_needed(cards, state, number)
+    return _plunder_value(cards, state, number) - cost

@@ -158,6 +158,15 @@ class State(Model):
     flip_seats: list[int] = Field(default_factory=list)
 
 
+def copy(state: State) -> State:
+    """A deep copy to change (the engine's input stays untouched), through plain data: four
+    times faster than ``model_copy(deep=True)``, which counts in searches that play
+    thousands of steps. The options are never changed, so the copy shares them (and an
+    embedded card set is not hashed again)."""
+    data = state.model_dump(exclude={"options"})
+    return State.model_validate({**data, "options": state.options})
+
+
 def empty_board(seats: int) -> list[Pieces]:
     return [Pieces(henchmen=[0] * seats) for _ in AREAS]
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pbem.core.mcts import Mcts
 from pbem.core.randomness import Rng
 from pbem.core.rulebook import Topic
 from pbem.core.rules import (
@@ -25,6 +26,7 @@ from pbem.core.rules import (
 )
 from pbem.games.rattus import bots, data, flow, notation, protection, scoring, setup, text, topics
 from pbem.games.rattus.actions import Action, Protect
+from pbem.games.rattus.search import RattusSearch
 from pbem.games.rattus.state import Options, State, copy
 
 __all__ = ["Action", "Rattus", "State"]
@@ -165,14 +167,18 @@ class Rattus(Ruleset):
     def render_private(self, state: State, seat: int, known: Mapping[str, str]) -> str:
         return text.private(state, seat, known)
 
-    def random_action(self, state: State, seat: int, rng: Rng) -> Any:
-        """A random legal action; but a bot cannot read its hand, so it plays no region
-        card (``bots.no_cards``)."""
+    def random_action(
+        self, state: State, seat: int, rng: Rng, known: Mapping[str, str] | None = None
+    ) -> Any:
+        """A random legal action; region cards only if the seat's hand is ``known``: without
+        it a bot could not tell which card it may sign (``bots.no_cards``)."""
         none = bots.no_cards(state)
-        return none if none is not None else super().random_action(state, seat, rng)
+        if none is not None and not known:
+            return none
+        return super().random_action(state, seat, rng, known)
 
     def bots(self) -> dict[str, Bot]:
-        return {**super().bots(), "greedy": bots.greedy}
+        return {**super().bots(), "greedy": bots.greedy, "mcts": Mcts(RattusSearch())}
 
     can_end_early = True
 

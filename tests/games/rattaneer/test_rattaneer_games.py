@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from pbem.core import gamefile
+from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
 from pbem.core.replay import replay_file
 from pbem.core.rules import Chance, Over, Parallel, Turn
@@ -128,14 +129,18 @@ def play_game(rules: Rattaneer, seats: int, treasures: bool, seed: int) -> State
         elif isinstance(decision, Turn):
             legal = rules.legal_actions(state, decision.seat)
             assert len(legal) > 1  # a single option is taken automatically
-            action = bots[kinds[decision.seat]](rules, state, decision.seat, rng)
+            action = bots[kinds[decision.seat]](
+                rules, state, decision.seat, Knowledge(decision.seat), rng
+            )
             rules.check(state, decision.seat, action)
             _round_trip(rules, state, decision.seat, [action, *legal[:10]])
             assert rules.summary(state, decision.seat, action, names)
             after = rules.apply(state, decision.seat, action)
         else:
             assert isinstance(decision, Parallel)
-            actions = {s: bots[kinds[s]](rules, state, s, rng) for s in decision.seats}
+            actions = {
+                s: bots[kinds[s]](rules, state, s, Knowledge(s), rng) for s in decision.seats
+            }
             for seat, action in actions.items():
                 rules.check(state, seat, action)
                 _round_trip(rules, state, seat, [action])
@@ -183,7 +188,7 @@ def test_treasure_draws_through_the_real_file(rules, tmp_path):
     # the island's draws are Chance steps the engine supplies (DESIGN §5): a whole
     # game with option treasures, signed, re-read and verified, in which treasures are drawn.
     options = rules.parse_options({"treasures": "true"})
-    report = play_game_file(rules, 5, 1, options, ["greedy", "random"], tmp_path)
+    report = play_game_file(rules, 5, 2, options, ["greedy", "random"], tmp_path)
     replay = replay_file(gamefile.read(report.path), rules)
     assert replay.result == report.result
     drawn = [t for p in replay.state.players for t in p.treasures]

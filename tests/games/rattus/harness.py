@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
-from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, RulesError, Turn
+from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
 from pbem.games.rattus import Rattus, State, diplomats, regiondeck
 from pbem.games.rattus import data as rattus_data
 from pbem.games.rattus.setup import class_count
@@ -79,14 +80,7 @@ Chooser = Callable[[State, int, Mapping[str, str], Rng], Any]
 
 def protect_knowingly(s: State, seat: int, known: Mapping[str, str], pick: Rng) -> Any:
     """A random choice among the answers the seat's own ``pbem`` would let it sign."""
-    honest = []
-    for action in RULES.legal_actions(s, seat):
-        try:
-            RULES.check_private(s, seat, action, known)
-        except RulesError:  # a card its hand cannot back is not a candidate
-            continue
-        honest.append(action)
-    return pick.choice(honest)
+    return RULES.random_action(s, seat, pick, known)
 
 
 class Table:
@@ -116,6 +110,9 @@ class Table:
     def known(self, seat: int) -> dict[str, str]:
         """What ``seat`` was shown privately (its ``pbem status --as``)."""
         return {h: self.faces[h] for to, items in self.private if to == seat for h in items}
+
+    def knowledge(self, seat: int) -> Knowledge:
+        return Knowledge(seat, self.known(seat))
 
     def step(self) -> None:
         """Answer one Chance, Reveal or Reshuffle, as the engine would."""
@@ -179,7 +176,8 @@ class Table:
             if isinstance(d, Over):
                 return self.state
             if isinstance(d, Turn):
-                action = known[bots[d.seat % len(bots)]](RULES, self.state, d.seat, bot_rng[d.seat])
+                bot = known[bots[d.seat % len(bots)]]
+                action = bot(RULES, self.state, d.seat, self.knowledge(d.seat), bot_rng[d.seat])
                 RULES.check(self.state, d.seat, action)
                 self.state = RULES.apply(self.state, d.seat, action)
             elif isinstance(d, Parallel):
@@ -187,7 +185,8 @@ class Table:
                 for seat in d.seats:
                     if chooser is None:
                         bot = known[bots[seat % len(bots)]]
-                        answers[seat] = bot(RULES, self.state, seat, bot_rng[seat])
+                        mind = self.knowledge(seat)
+                        answers[seat] = bot(RULES, self.state, seat, mind, bot_rng[seat])
                     else:
                         answers[seat] = chooser(self.state, seat, self.known(seat), bot_rng[seat])
                     RULES.check(self.state, seat, answers[seat])

@@ -9,7 +9,14 @@ from collections.abc import Callable
 import pytest
 
 from pbem.core import deck, gamefile
-from pbem.core.author import act, automatic, deck_secret, new_game, private_knowledge
+from pbem.core.author import (
+    act,
+    automatic,
+    deck_secret,
+    knowledge,
+    new_game,
+    private_knowledge,
+)
 from pbem.core.errors import Rejected
 from pbem.core.keys import Identity
 from pbem.core.randomness import Rng
@@ -18,7 +25,7 @@ from pbem.core.selfplay import bot_identities
 from pbem.games.rattus import data, flow, regiondeck
 from pbem.games.rattus.actions import Protect, Use
 from pbem.games.rattus.bots import greedy
-from tests.helpers import Seeded, forged_envelope
+from tests.helpers import Seeded, fixed_clock, forged_envelope
 
 from .harness import RULES, options, protect_knowingly
 from .secrecy import Scanner
@@ -27,7 +34,9 @@ from .secrecy import Scanner
 def started(seats: int, seed: int, classes: str) -> tuple[Replay, list[Identity]]:
     ids = bot_identities(seed, seats)
     opts = options(True, classes)
-    replay = new_game(RULES, opts, [i.card for i in ids], ids[0], entropy=Seeded(seed))
+    replay = new_game(
+        RULES, opts, [i.card for i in ids], ids[0], entropy=Seeded(seed), clock=fixed_clock
+    )
     return replay, ids
 
 
@@ -38,9 +47,10 @@ def drive(
     hand, else the first legal action written as a ``prefer`` line begins, else the greedy
     bot's choice."""
     rng = Rng(b"drive".ljust(32, b"\0"))
+    seals = Seeded(5)
     while not stop(replay):
         seat = replay.remaining()[0]
-        if automatic(replay, ids[seat]):
+        if automatic(replay, ids[seat], clock=fixed_clock):
             continue
         s = replay.state
         if flow.stage(s) == "protect":
@@ -51,8 +61,10 @@ def drive(
                 for a in RULES.legal_actions(s, seat)
                 if RULES.format_action(s, seat, a).startswith(prefer)
             ]
-            action = legal[0] if legal else greedy(RULES, s, seat, rng)
-        act(replay, ids[seat], action)
+            action = (
+                legal[0] if legal else greedy(RULES, s, seat, knowledge(replay, ids[seat]), rng)
+            )
+        act(replay, ids[seat], action, entropy=seals, clock=fixed_clock)
 
 
 def test_hands_are_dealt_privately() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pbem.core.knowledge import Knowledge
 from pbem.core.rules import Over, Parallel, RulesError, Turn
 from pbem.games.rattus import State, data, scoring
 from pbem.games.rattus.actions import (
@@ -222,13 +223,17 @@ def test_legal_actions_are_exactly_the_actions_check_accepts(
 
 
 def test_greedy_places_away_from_the_plague() -> None:
-    # The greedy bot avoids regions with tokens next to the plague piece.
+    # The greedy bot avoids a region next to the plague piece whose tokens will surely break
+    # out (8 cubes there, T-7.1) and hit the class cards it holds (T-7.2), though it would
+    # place 2 cubes there and only 1 elsewhere.
     s = position(
         plague="Gallia",
         tokens={"Italia": ["tokens/0", "tokens/1"], "Polonia": ["tokens/2"]},
+        cubes={"Italia": [0, 5, 3]},
+        cards={"Monk": 0, "Merchant": 0, "Witch": 0},
     )
     s.progress.took = True
-    assert greedy(RULES, s, 0, rng(0)) == Place(region="Polonia")
+    assert greedy(RULES, s, 0, Knowledge(0), rng(0)) == Place(region="Polonia")
 
 
 def test_greedy_beats_random() -> None:
