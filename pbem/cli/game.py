@@ -98,10 +98,22 @@ def new(
 @click.argument("action", required=False)
 @as_option
 @out_option
+@click.option(
+    "--send",
+    "send_it",
+    is_flag=True,
+    help="Then mail the new version on, as pbem send does (to every seat of the decision "
+    "awaited next, the others in Cc).",
+)
 @json_option
 @reports_errors
 def play(
-    target: str, action: str | None, as_name: str | None, output: Path | None, as_json: bool
+    target: str,
+    action: str | None,
+    as_name: str | None,
+    output: Path | None,
+    send_it: bool,
+    as_json: bool,
 ) -> None:
     """Check your move against the rules, sign it and write the new file.
 
@@ -109,7 +121,8 @@ def play(
     of it. ACTION is in the game's notation; several actions may be given separated by ';'.
     They are played in order until the game must wait for others (say, their shares for a
     reveal); the rest is reported, to be played with the next command. Without ACTION, only
-    the automatic steps you owe are made."""
+    the automatic steps you owe are made. With --send the result is mailed on at once: one
+    command per decision."""
     store = Store()
     with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
         opened = open_game(store, target)
@@ -126,6 +139,14 @@ def play(
     if played.left:
         left = "; ".join(played.left)
         head.append(f"waiting for others before: {left} (play it on the next file)")
+    if send_it:
+        from pbem.cli.mail import mail_game  # mail settings and SMTP only when asked
+
+        sent, sent_lines = mail_game(store, opened.head.game, me.card)
+        report["mail"] = sent
+        if sent is None:
+            sent_lines.append("nobody to mail: the next decision is yours again")
+        lines = [lines[0], *sent_lines]  # "next: ...", then what was mailed
     emit(as_json, report, [*head, f"wrote {path}", *lines])
 
 

@@ -37,7 +37,7 @@ from pbem.mail import config as mail_config
 from pbem.mail import transport
 from pbem.mail.compose import message_for
 from pbem.mail.inbox import describe, import_message
-from pbem.mail.robot import Robot
+from pbem.mail.robot import NOTIFY_VARIABLES, Robot
 from pbem.mail.sources import read_messages
 
 #: ``pbem receive`` lists at most this many new steps per game.
@@ -92,33 +92,49 @@ def send(
     seat = seat_of_card(pos, me)
     if me is None or seat is None:
         raise UsageError("say which of your identities holds a seat in this game with --as NAME")
+    report, lines = mail_game(store, opened.head.game, me, to=to, cc=cc, eml=eml)
+    if report is None:
+        raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {target})")
+    emit(as_json, report, [*opened.notes(store), *lines])
+
+
+def mail_game(
+    store: Store,
+    game: str,
+    me: IdentityCard,
+    *,
+    to: Literal["awaited", "all"] = "awaited",
+    cc: Literal["others", "none"] | None = None,
+    eml: Path | None = None,
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """Mail the newest head of ``game``, after the automatic steps ``me`` owes: what
+    ``pbem send`` and ``pbem play --send`` do. The report is None when nobody else is
+    awaited (the next decision is ``me``'s own): then nothing is sent."""
     made = 0
-    if owes_automatic(pos, seat):
+    if owes_automatic(store.head(game).position, seat_of_card(store.head(game).position, me)):
         signer = identity(me.name)
         with store.writing():
-            head = store.head(opened.head.game)
+            head = store.head(game)
             made = automatic(head.position, signer, journal=Journal(store))
             store.save(head.position, "made by pbem send")
-    head = store.head(opened.head.game)
+    head = store.head(game)
     settings = mail_config.load()
     smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
     message = message_for(head, me, smtp, to)
+    notes = [f"made {made} automatic step(s) first"] if made else []
     if message is None:
-        raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {target})")
+        return None, notes
     report: dict[str, Any] = {"subject": message["Subject"], "to": message["To"]}
     report["cc"] = message["Cc"] or ""
     report["automatic"] = made
-    notes = opened.notes(store) + ([f"made {made} automatic step(s) first"] if made else [])
     if eml is not None:
         if not write_new(eml, message.as_bytes()):
             raise UsageError(f"{eml}: exists already; pbem never writes over a file")
         report["eml"] = str(eml)
-        emit(as_json, report, [*notes, f"wrote the message for {message['To']} to {eml}"])
-        return
+        return report, [*notes, f"wrote the message for {message['To']} to {eml}"]
     password = mail_config.password(smtp, "smtp", _ask())
     report["sent_to"] = transport.send(smtp, password, message)
-    lines = [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
-    emit(as_json, report, lines)
+    return report, [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
 
 
 @click.command()
@@ -241,7 +257,18 @@ def _one_pass(robot: Robot) -> int:
     return 2 if report.server_failed else 1 if report.problems else 0
 
 
-@click.group()
+def _notify_epilog() -> str:
+    rows = "\n".join(f"  {name:<15} {what}" for name, what in NOTIFY_VARIABLES.items())
+    return (
+        "The notify command (pbem config set notify 'COMMAND ARGS') is run by pbem watch "
+        "once per new position that awaits a decision of yours, without a shell, with "
+        "these variables in its environment:\n\n\b\n" + rows + "\n\n\b\nFor example:\n"
+        "  pbem config set notify 'notify-send pbem \"your move\"'\n"
+        "  pbem config set notify 'sh -c \"echo $PBEM_SHORT_ID >> ~/moves.txt\"'"
+    )
+
+
+@click.group(epilog=_notify_epilog())
 def config() -> None:
     """Mail settings (SMTP to send, IMAP for pbem watch, the notify command)."""
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.core.author import automatic
+from pbem.core.author import automatic, describe_awaiting
 from pbem.core.errors import PbemError
 from pbem.core.journal import Journal
 from pbem.core.keys import Identity
@@ -42,6 +42,27 @@ from pbem.mail.inbox import describe, import_message
 from pbem.mail.memory import Memory
 
 NOTIFY_TIMEOUT = 60
+
+#: What the notify command is told, in its environment (``pbem config --help`` lists them).
+NOTIFY_VARIABLES = {
+    "PBEM_GAME": "the game's full id",
+    "PBEM_SHORT_ID": "its short id, to type: pbem moves $PBEM_SHORT_ID",
+    "PBEM_RULESET": "the ruleset (rattaneer, rattus, ...)",
+    "PBEM_STEP": "the step the game is at, as pbem log numbers it",
+    "PBEM_AWAITING": "who must do what, in words",
+}
+
+
+def notify_variables(head: Head) -> dict[str, str]:
+    """The environment of the notify command for this position (``NOTIFY_VARIABLES``)."""
+    pos = head.position
+    return {
+        "PBEM_GAME": head.game,
+        "PBEM_SHORT_ID": short_id(head.game),
+        "PBEM_RULESET": pos.rules.id,
+        "PBEM_STEP": str(pos.count),
+        "PBEM_AWAITING": describe_awaiting(pos),
+    }
 
 
 @dataclass
@@ -147,12 +168,7 @@ class Robot:
         )
         if not self.config.notify:
             return
-        env = {
-            **os.environ,
-            "PBEM_GAME": game,
-            "PBEM_RULESET": pos.rules.id,
-            "PBEM_FILE": short_id(game),
-        }
+        env = {**os.environ, **notify_variables(head)}
         try:
             done = subprocess.run(
                 shlex.split(self.config.notify), env=env, timeout=NOTIFY_TIMEOUT, check=False

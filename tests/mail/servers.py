@@ -278,12 +278,16 @@ def dovecot(certs: Certs) -> Iterator[Dovecot]:
 
 @dataclass
 class Delivery:
-    """What the SMTP server received, and whether it should refuse the next messages."""
+    """What the SMTP server received, and whether it should refuse the next messages.
+    With ``hold``, messages are accepted but reach the mailboxes only at ``release``: the
+    mail of one leg arrives together, as if each hop took the same time."""
 
     imap: Dovecot
     messages: list[tuple[str, list[str], bytes]] = field(default_factory=list)
     refuse: bool = False
     refusals: int = 0
+    hold: bool = False
+    held: list[tuple[list[str], bytes]] = field(default_factory=list)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.refuse:
@@ -291,9 +295,20 @@ class Delivery:
             return "554 5.3.0 refused for the test"
         content = bytes(envelope.original_content or envelope.content)
         self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), content))
+        if self.hold:
+            self.held.append((list(envelope.rcpt_tos), content))
+            return "250 OK queued"
         for rcpt in envelope.rcpt_tos:
             self.imap.append(rcpt, content)
         return "250 OK delivered"
+
+    def release(self) -> set[str]:
+        """Deliver the held messages; returns who got mail."""
+        held, self.held = self.held, []
+        for rcpts, content in held:
+            for rcpt in rcpts:
+                self.imap.append(rcpt, content)
+        return {rcpt for rcpts, _ in held for rcpt in rcpts}
 
 
 def _authenticate(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> Any:
