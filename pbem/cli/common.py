@@ -20,8 +20,9 @@ import click
 from pbem.core.author import describe_awaiting
 from pbem.core.errors import PbemError, UsageError
 from pbem.core.keys import Identity, IdentityCard, Keyring
-from pbem.core.position import Position
+from pbem.core.position import Position, StepRejected
 from pbem.core.store import Head, Imported, Store, short_id
+from pbem.core.words import plural
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -34,33 +35,59 @@ INTERRUPTED = 130
 BROKEN_PIPE = 141
 
 
-def fail(message: str, exit_code: int, *, detail: str | None = None) -> NoReturn:
-    """Print ``pbem: error: …`` as a single line on stderr (then any evidence) and exit."""
+def fail(
+    message: str, exit_code: int, *, detail: str | None = None, as_json: bool = False, **where: Any
+) -> NoReturn:
+    """Print ``pbem: error: …`` as a single line on stderr (then any evidence) and exit;
+    with ``--json``, the same as one JSON object on stdout instead:
+    ``{"ok": false, "error": …, "step": …, "seat": …}`` (``step`` and ``seat`` as people
+    read them, or null), with the same exit code."""
     one_line = " ".join(message.split())
+    if as_json:
+        report = {"ok": False, "error": one_line, "step": None, "seat": None, **where}
+        if detail:
+            report["detail"] = detail
+        click.echo(json.dumps(report, indent=1, sort_keys=True))
+        sys.exit(exit_code)
     click.echo(f"pbem: error: {one_line}", err=True)
     if detail:
         click.echo(detail, err=True)
     sys.exit(exit_code)
 
 
+def where_of(err: BaseException) -> dict[str, Any]:
+    """The step (from 1) and seat a refusal names, from the ``StepRejected`` that caused
+    it however deep it was wrapped (the store adds the file's name to the message)."""
+    seen: BaseException | None = err
+    while seen is not None:
+        if isinstance(seen, StepRejected):
+            return {"step": seen.index + 1, "seat": seen.seat}
+        seen = seen.__cause__ or seen.__context__
+    if isinstance(err, PbemError) and (err.step is not None or err.seat is not None):
+        return {"step": err.step, "seat": err.seat}
+    return {}
+
+
 def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turn a ``PbemError`` (or an unexpected I/O error) raised by a command into one line
-    on stderr and its exit code, so users see the reason and scripts see 1 or 2."""
+    on stderr and its exit code, so users see the reason and scripts see 1 or 2; with
+    ``--json`` (a command's ``as_json``), into a JSON object on stdout."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        as_json = bool(kwargs.get("as_json"))
         try:
             return func(*args, **kwargs)
         except PbemError as err:
-            fail(str(err), err.exit_code, detail=err.detail)
+            fail(str(err), err.exit_code, detail=err.detail, as_json=as_json, **where_of(err))
         except BrokenPipeError:  # the reader left (``pbem log | head``): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(BROKEN_PIPE)
         except OSError as err:
             where = f": {err.filename}" if err.filename else ""
-            fail(f"{err.strerror or err}{where}", UsageError.exit_code)
+            fail(f"{err.strerror or err}{where}", UsageError.exit_code, as_json=as_json)
         except KeyboardInterrupt:
-            fail("interrupted", INTERRUPTED)
+            fail("interrupted", INTERRUPTED, as_json=as_json)
         except Exception as err:  # a bug: still one line, never a traceback (DESIGN §8)
             if os.environ.get(DEBUG_ENV):
                 raise
@@ -68,6 +95,7 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
                 f"internal error ({type(err).__name__}: {err}); this is a bug in pbem, please "
                 f"report it (set {DEBUG_ENV}=1 to see where it happened)",
                 INTERNAL_ERROR,
+                as_json=as_json,
             )
 
     return wrapper
@@ -202,7 +230,7 @@ class Opened:
         n = self.imported.behind
         newest = newest_export(store, self.head.game)
         where = f"({newest})" if newest else f"(in your store: {short_id(self.head.game)})"
-        return [f"{self.source} is {n} step(s) behind your newest copy {where}; using that"]
+        return [f"{self.source} is {plural(n, 'step')} behind your newest copy {where}; using that"]
 
 
 def open_game(store: Store, target: str) -> Opened:

@@ -32,6 +32,7 @@ from pbem.core.keys import IdentityCard, Keyring
 from pbem.core.playing import play_moves
 from pbem.core.rules import RulesError
 from pbem.core.store import Store
+from pbem.core.words import plural
 
 out_option = click.option(
     "-o",
@@ -135,7 +136,7 @@ def play(
     report.update(played=played.done, automatic=played.made, not_played=played.left)
     head = [*notes, *([f"played: {'; '.join(played.done)}"] if played.done else [])]
     if played.made and not played.done:
-        head.append(f"made {played.made} automatic step(s)")
+        head.append(f"made {plural(played.made, 'automatic step')}")
     if played.left:
         left = "; ".join(played.left)
         head.append(f"waiting for others before: {left} (play it on the next file)")

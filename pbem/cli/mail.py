@@ -7,8 +7,8 @@ that is refused (stale, forked, damaged) exits 1 after everything else was impor
 
 from __future__ import annotations
 
+import json
 import sys
-import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -33,11 +33,12 @@ from pbem.core.files import write_new
 from pbem.core.journal import Journal
 from pbem.core.keys import IdentityCard, default_home
 from pbem.core.store import Store, short_id
+from pbem.core.words import plural
 from pbem.mail import config as mail_config
 from pbem.mail import transport
 from pbem.mail.compose import message_for
 from pbem.mail.inbox import describe, import_message
-from pbem.mail.robot import NOTIFY_VARIABLES, Robot
+from pbem.mail.robot import NOTIFY_VARIABLES, PassReport, Robot
 from pbem.mail.sources import read_messages
 
 #: ``pbem receive`` lists at most this many new steps per game.
@@ -121,7 +122,7 @@ def mail_game(
     settings = mail_config.load()
     smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
     message = message_for(head, me, smtp, to)
-    notes = [f"made {made} automatic step(s) first"] if made else []
+    notes = [f"made {plural(made, 'automatic step')} first"] if made else []
     if message is None:
         return None, notes
     report: dict[str, Any] = {"subject": message["Subject"], "to": message["To"]}
@@ -165,7 +166,7 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
     for problem in problems:
         click.echo(f"pbem: {' '.join(problem.split())}", err=True)
     if problems:
-        raise Rejected(f"{len(problems)} problem(s); everything else was imported")
+        raise Rejected(f"{plural(len(problems), 'problem')}; everything else was imported")
 
 
 @click.command()
@@ -213,13 +214,19 @@ def _unexported(game: str) -> str:
 @as_option
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron).")
 @click.option(
-    "--interval", type=click.IntRange(min=1), help="Seconds between passes (imap.interval)."
+    "--interval",
+    type=click.IntRange(min=1),
+    help="Seconds between passes when the server cannot say that mail came (imap.interval); "
+    "with IMAP IDLE the robot wakes as mail arrives, and looks at least this often.",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
 @reports_errors
-def watch(as_name: str | None, once: bool, interval: int | None) -> None:
+def watch(as_name: str | None, once: bool, interval: int | None, as_json: bool) -> None:
     """The mail robot: import new mail from IMAP, make your automatic steps (join, beacon,
     reveals), mail the result on, and run the notify command when your decision is awaited.
-    Never deletes mail; safe to stop and restart at any moment."""
+    It waits for mail with IMAP IDLE where the server offers it, else it looks every
+    --interval seconds. Prints one line per event that changed something. Never deletes
+    mail; safe to stop and restart at any moment."""
     settings = mail_config.load()
     mail_config.require_host(settings.imap, "imap")  # fail now, not on every pass
     mail_config.require_host(settings.smtp, "smtp")
@@ -231,29 +238,33 @@ def watch(as_name: str | None, once: bool, interval: int | None) -> None:
         settings,
         mail_config.password(settings.smtp, "smtp", _ask()),
         mail_config.password(settings.imap, "imap", _ask()),
+        tell=lambda line: click.echo(f"pbem watch: {line}", err=True),
     )
     try:
         while True:
-            failed = _one_pass(robot)
+            failed = _one_pass(robot, as_json)
             if once:
                 sys.exit(failed)
-            time.sleep(interval or settings.imap.interval)
+            robot.wait(interval or settings.imap.interval)
     except KeyboardInterrupt:
         click.echo("pbem watch: stopped", err=True)
 
 
-def _one_pass(robot: Robot) -> int:
+def _one_pass(robot: Robot, as_json: bool) -> int:
     """Run a pass and print it; 0 when all went well, 2 when a server failed, 1 when some
     mail or game was refused. Nothing here stops the robot."""
     try:
         report = robot.run_once()
     except (PbemError, OSError) as exc:
-        click.echo(f"pbem watch: {' '.join(str(exc).split())}", err=True)
-        return 2
+        report = PassReport(problems=[str(exc)], server_failed=True)
     for line in report.lines:
-        click.echo(line)
+        click.echo(json.dumps({"ok": True, "event": line}) if as_json else line)
     for problem in report.problems:
-        click.echo(f"pbem watch: {' '.join(problem.split())}", err=True)
+        text = " ".join(problem.split())
+        if as_json:
+            click.echo(json.dumps({"ok": False, "error": text, "step": None, "seat": None}))
+        else:
+            click.echo(f"pbem watch: {text}", err=True)
     return 2 if report.server_failed else 1 if report.problems else 0
 
 
@@ -295,8 +306,9 @@ def config_show(as_json: bool) -> None:
 @click.option(
     "--store-in-clear", is_flag=True, help="Allow storing a password in the settings file."
 )
+@json_option
 @reports_errors
-def config_set(key: str, value: str | None, store_in_clear: bool) -> None:
+def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool) -> None:
     """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...)."""
     settings = mail_config.load()
     if value is None:
@@ -307,13 +319,16 @@ def config_set(key: str, value: str | None, store_in_clear: bool) -> None:
     mail_config.set_value(settings, key, value, store_in_clear=store_in_clear)
     path = mail_config.save(settings)
     shown = "(stored)" if key.endswith(".password") and value else value
-    click.echo(f"{key} = {shown}   (in {path})")
+    emit(
+        as_json, {"key": key, "value": shown, "file": str(path)}, [f"{key} = {shown}   (in {path})"]
+    )
 
 
 @config.command("unset")
 @click.argument("key")
+@json_option
 @reports_errors
-def config_unset(key: str) -> None:
+def config_unset(key: str, as_json: bool) -> None:
     """Put KEY back to its default."""
     settings = mail_config.load()
     section, _, name = key.partition(".")
@@ -323,5 +338,7 @@ def config_unset(key: str) -> None:
     if model is None or field not in type(model).model_fields:
         raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
     mail_config.set_value(settings, key, str(getattr(model, field)), store_in_clear=True)
-    mail_config.save(settings)
-    click.echo(f"{key} is back to its default")
+    path = mail_config.save(settings)
+    emit(
+        as_json, {"key": key, "default": True, "file": str(path)}, [f"{key} is back to its default"]
+    )

@@ -38,7 +38,7 @@ def play_moves(store: Store, game: str, me: Identity, moves: list[str], source: 
         journal = Journal(store)
         made = automatic(pos, me, journal=journal)
         if moves and seat not in pos.remaining():
-            raise Rejected(_not_yours(journal, pos, seat, moves[0]))
+            raise Rejected(_not_yours(journal, pos, seat, moves[0]), **_at(pos, seat))
         done: list[str] = []
         left: list[str] = []
         for k, move in enumerate(moves):
@@ -48,14 +48,24 @@ def play_moves(store: Store, game: str, me: Identity, moves: list[str], source: 
             try:
                 parsed = pos.rules.parse_action(pos.state, seat, move)
             except RulesError as exc:
-                raise Rejected(f"{shown(move)}: {exc}") from exc
-            act(pos, me, parsed, journal=journal)
+                raise Rejected(f"{shown(move)}: {exc}", **_at(pos, seat)) from exc
+            try:
+                act(pos, me, parsed, journal=journal)
+            except Rejected as exc:
+                if exc.step is None:
+                    exc.step, exc.seat = _at(pos, seat)["step"], seat
+                raise
             done.append(move)
             made += automatic(pos, me, journal=journal)
         if not done and not made:
             raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
         store.save(pos, source)
     return Played(pos, done, left, made)
+
+
+def _at(pos: Position, seat: int) -> dict[str, int]:
+    """Where a refused move would have gone: the step it would make (or join), the seat."""
+    return {"step": pos.count + (pos.batch is None), "seat": seat}
 
 
 def _not_yours(journal: Journal, pos: Position, seat: int, move: str) -> str:
