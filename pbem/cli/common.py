@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 
 from pbem.core.author import describe_awaiting
 from pbem.core.errors import PbemError, UsageError
 from pbem.core.keys import Identity, IdentityCard, Keyring
+from pbem.core.options import check_options
 from pbem.core.position import Position, StepRejected
+from pbem.core.rules import RulesError, Ruleset
 from pbem.core.store import Head, Imported, Store, short_id
 from pbem.core.words import plural
 
@@ -135,14 +138,82 @@ def load_identity(keyring: Keyring, name: str) -> Identity:
     return keyring.load(name, passphrase)
 
 
+# ----- shell completion (README: "Shell completion") ----------------------------------------
+
+
+def complete_ruleset(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The installed rulesets."""
+    from pbem.core import registry
+
+    names = sorted(registry.available())
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
+def _names(own_only: bool) -> list[str]:
+    try:
+        return sorted(card.name for card, own in Keyring().list() if own or not own_only)
+    except PbemError:  # a damaged keyring completes nothing, and says nothing
+        return []
+
+
+def complete_own_identity(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The identities of your keyring (those you can act as)."""
+    return [CompletionItem(n) for n in _names(True) if n.startswith(incomplete)]
+
+
+def complete_identity(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """Every name in the keyring (yours and imported cards), and card files."""
+    names = [CompletionItem(n) for n in _names(False) if n.startswith(incomplete)]
+    return [*names, CompletionItem(incomplete, type="file")]
+
+
+def complete_option(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """``NAME=`` for each option of the ruleset (of every installed one when it cannot be
+    told yet), then the values it lists."""
+    from pbem.core import registry
+    from pbem.core.options import allowed
+
+    ruleset = ctx.params.get("ruleset")  # None while click's parse is incomplete: then all
+    chosen = [ruleset] if ruleset in registry.available() else sorted(registry.available())
+    helps = [o for r in chosen for o in registry.get(r).options_help()]
+    name, sep, value = incomplete.partition("=")
+    if not sep:
+        return [CompletionItem(f"{o.name}=", help=o.help) for o in helps if o.name.startswith(name)]
+    values = next((allowed(o) for o in helps if o.name == name), None)
+    if values is None:
+        return []
+    return [CompletionItem(f"{name}={v}") for v in map(str, values) if v.startswith(value)]
+
+
+def complete_game(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The short ids of the games in your store, and game files."""
+    try:
+        ids = [short_id(g) for g in Store().ids()]
+    except PbemError:
+        ids = []
+    games = [CompletionItem(g) for g in ids if g.startswith(incomplete)]
+    return [*games, CompletionItem(incomplete, type="file")]
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 as_option = click.option(
     "--as",
     "as_name",
     metavar="NAME",
     help="Act as this identity of your keyring (default: $PBEM_AS, or your only identity).",
+    shell_complete=complete_own_identity,
 )
-game_argument = click.argument("target", metavar="GAME")
+game_argument = click.argument("target", metavar="GAME", shell_complete=complete_game)
 """A game file, or the id (or its first characters) of a game in your store."""
 
 
@@ -155,6 +226,17 @@ def option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
             raise UsageError(f"--option takes KEY=VALUE, not {pair!r}")
         out[name] = value
     return out
+
+
+def ruleset_options(rules: Ruleset, pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``--option K=V`` values, checked against what the ruleset documents (the values
+    ``pbem new --help`` lists) and normalized by it; a bad one is a usage error."""
+    raw = option_pairs(pairs)
+    try:
+        check_options(rules, raw)
+        return rules.parse_options(raw)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from exc
 
 
 def emit(as_json: bool, report: dict[str, Any], lines: list[str]) -> None:

@@ -14,6 +14,9 @@ import click
 
 from pbem.cli.common import (
     as_option,
+    complete_identity,
+    complete_option,
+    complete_ruleset,
     emit,
     export_head,
     game_argument,
@@ -21,16 +24,15 @@ from pbem.cli.common import (
     json_option,
     next_steps,
     open_game,
-    option_pairs,
     own_card,
     reports_errors,
+    ruleset_options,
 )
 from pbem.core import registry
 from pbem.core.author import new_game
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.keys import IdentityCard, Keyring
 from pbem.core.playing import play_moves
-from pbem.core.rules import RulesError
 from pbem.core.store import Store
 from pbem.core.words import plural
 
@@ -52,16 +54,35 @@ def _card(spec: str, keyring: Keyring) -> IdentityCard:
     return keyring.card(spec)
 
 
-@click.command()
-@click.argument("ruleset")
+class NewCommand(click.Command):
+    """``pbem new``, whose help lists the installed rulesets and their options."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from pbem.cli.rules import installed  # the rulesets load only when help is asked
+
+        super().format_epilog(ctx, formatter)
+        with formatter.section("Rulesets and their options (--option K=V)"):
+            formatter.write_text("\b\n" + "\n".join(installed()[1]))
+
+
+@click.command(cls=NewCommand)
+@click.argument("ruleset", shell_complete=complete_ruleset)
 @click.option(
     "--seat",
     "seats",
     multiple=True,
     required=True,
     help="An identity card file, or a name in your keyring; in seat order.",
+    shell_complete=complete_identity,
 )
-@click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option.")
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="K=V",
+    help="A ruleset option (listed below).",
+    shell_complete=complete_option,
+)
 @as_option
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True)
 @json_option
@@ -74,14 +95,11 @@ def new(
     output: Path,
     as_json: bool,
 ) -> None:
-    """Create a game: sign its genesis as the creator (who must hold a seat)."""
+    """Create a game of RULESET: sign its genesis as the creator (who must hold a seat)."""
     rules = registry.get(ruleset)
     keyring = Keyring()
     cards = [_card(spec, keyring) for spec in seats]
-    try:
-        parsed = rules.parse_options(option_pairs(options))
-    except RulesError as exc:
-        raise UsageError(str(exc)) from exc
+    parsed = ruleset_options(rules, options)
     if output.exists():
         raise UsageError(f"{output}: exists already; choose a new file name")
     me = identity(as_name, cards)
@@ -91,7 +109,10 @@ def new(
     store.export_to(replay.genesis.game, output)
     report, lines = next_steps(imported.head.position, str(output), me.card)
     report["game"] = replay.genesis.game
-    emit(as_json, report, [f"created {ruleset} game {replay.genesis.game} in {output}", *lines])
+    notice = rules.notice(parsed)
+    report["notice"] = notice
+    created = f"created {ruleset} game {replay.genesis.game} in {output}"
+    emit(as_json, report, [created, *([f"note: {notice}"] if notice else []), *lines])
 
 
 @click.command()

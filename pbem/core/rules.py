@@ -299,8 +299,15 @@ class Ruleset(ABC):
         return []
 
     def options_help(self) -> list[OptionHelp]:
-        """The options ``parse_options`` takes, for ``pbem rules``."""
+        """The options ``parse_options`` takes, for ``pbem rules`` and ``pbem new --help``.
+        Values listed as ``a|b`` or ``1-4`` are also the check (``pbem.core.options``)."""
         return []
+
+    def notice(self, options: Mapping[str, Any]) -> str:
+        """What players should be told once about the data a game with these options plays
+        with (say, a reconstructed card set): at ``pbem new``, on the page and in ``pbem
+        rules``, not in every status or mail. Default: nothing."""
+        return ""
 
     # ----- bots --------------------------------------------------------------------------------
 

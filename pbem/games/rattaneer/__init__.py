@@ -180,6 +180,10 @@ class Rattaneer(Ruleset):
             raise RulesError(f"bad rattaneer options: {exc}") from exc
         return [topics.cards(parsed)]
 
+    def notice(self, options: Mapping[str, Any]) -> str:
+        parsed = Options.model_validate(dict(options))
+        return text.notice(parsed.card_set(), parsed.cards_hash is not None)
+
     def options_help(self) -> list[OptionHelp]:
         return [
             OptionHelp(
