@@ -247,6 +247,23 @@ def emit(as_json: bool, report: dict[str, Any], lines: list[str]) -> None:
             click.echo(line)
 
 
+def emit_refused(
+    as_json: bool, report: dict[str, Any], lines: list[str], err: PbemError
+) -> NoReturn:
+    """A report that ends in a refusal (``receive`` with a bad message, ``verify`` finding
+    a fork): the lines, then the error as usual; with ``--json`` one object, the report
+    with ``ok`` false and the error's fields, so that stdout holds one JSON value."""
+    if as_json:
+        report = {**report, "ok": False, "error": " ".join(str(err).split())}
+        report |= {"step": None, "seat": None, **where_of(err)}
+        if err.detail:
+            report["detail"] = err.detail
+        click.echo(json.dumps(report, indent=1, sort_keys=True))
+        sys.exit(err.exit_code)
+    emit(False, report, lines)
+    raise err
+
+
 # ----- who is acting ----------------------------------------------------------------------
 
 

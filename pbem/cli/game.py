@@ -32,7 +32,7 @@ from pbem.core import registry
 from pbem.core.author import new_game
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.keys import IdentityCard, Keyring
-from pbem.core.playing import play_moves
+from pbem.core.playing import Note, play_moves
 from pbem.core.store import Store
 from pbem.core.words import plural
 
@@ -121,6 +121,18 @@ def new(
 @as_option
 @out_option
 @click.option(
+    "--note",
+    "note_text",
+    metavar="TEXT",
+    help="Sign these words into your move, for every player to read (press).",
+)
+@click.option(
+    "--note-to",
+    "note_to",
+    metavar="NAME",
+    help="Seal the --note to this player alone (HPKE to their key): only they can read it.",
+)
+@click.option(
     "--send",
     "send_it",
     is_flag=True,
@@ -134,6 +146,8 @@ def play(
     action: str | None,
     as_name: str | None,
     output: Path | None,
+    note_text: str | None,
+    note_to: str | None,
     send_it: bool,
     as_json: bool,
 ) -> None:
@@ -149,9 +163,12 @@ def play(
     with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
         opened = open_game(store, target)
         notes = opened.notes(store)  # before the export: it names the newest copy until now
+    if note_to is not None and note_text is None:
+        raise UsageError("--note-to NAME seals a --note TEXT: give the note too")
     me = identity(as_name, opened.position.genesis.seats)
     moves = [p.strip() for p in (action or "").split(";") if p.strip()]
-    played = play_moves(store, opened.head.game, me, moves, "played here")
+    note = Note(note_text, note_to) if note_text is not None else None
+    played = play_moves(store, opened.head.game, me, moves, "played here", note)
     path = export_head(store, opened, output)
     report, lines = next_steps(played.position, str(path), me.card)
     report.update(played=played.done, automatic=played.made, not_played=played.left)

@@ -17,6 +17,7 @@ import click
 from pbem.cli.common import (
     as_option,
     emit,
+    emit_refused,
     game_argument,
     identity,
     json_option,
@@ -162,11 +163,14 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
             problems += [f"{result.label}: {p}" for p in result.problems]
             for proof in result.proofs:
                 click.echo(proof, err=True)
-    emit(as_json, {"games": games, "problems": problems}, lines)
-    for problem in problems:
-        click.echo(f"pbem: {' '.join(problem.split())}", err=True)
+    report = {"games": games, "problems": problems}
     if problems:
-        raise Rejected(f"{plural(len(problems), 'problem')}; everything else was imported")
+        if not as_json:
+            for problem in problems:
+                click.echo(f"pbem: {' '.join(problem.split())}", err=True)
+        err = Rejected(f"{plural(len(problems), 'problem')}; everything else was imported")
+        emit_refused(as_json, report, lines, err)
+    emit(as_json, report, lines)
 
 
 @click.command()

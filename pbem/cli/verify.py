@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.common import emit, json_option, reports_errors
+from pbem.cli.common import emit, emit_refused, json_option, reports_errors
 from pbem.core import gamefile, registry
 from pbem.core.audit import compare_files
 from pbem.core.author import describe_awaiting
@@ -35,7 +35,7 @@ def verify(files: tuple[Path, ...], as_json: bool) -> None:
         "files": results,
         "findings": [{"relation": f.relation, "message": f.message} for f in findings],
     }
-    emit(as_json, report, lines)
     bad = [f for f in findings if f.relation in {"fork", "equivocation"}]
     if bad:
-        raise Rejected(bad[0].message, detail=bad[0].proof)
+        emit_refused(as_json, report, lines, Rejected(bad[0].message, detail=bad[0].proof))
+    emit(as_json, report, lines)

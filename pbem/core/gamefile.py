@@ -32,6 +32,7 @@ from pbem.core.canonical import (
 )
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.keys import IdentityCard
+from pbem.core.notes import Notes
 
 FORMAT = "pbem/1"
 S = TypeVar("S", bound="Signed")
@@ -152,6 +153,7 @@ class Entry(Signed):
     time: Time
     body: dict[str, Any]
     preimage: Key
+    notes: Notes = Field(description="notes and press (pbem.core.notes), usually none")
     signature: Sig
 
     def signing_kind(self) -> str:
@@ -175,6 +177,7 @@ class Envelope(Signed):
     time: Time
     body: dict[str, Any]
     preimage: _binary(32, optional=True)  # type: ignore[valid-type]
+    notes: Notes = Field(description="notes and press (pbem.core.notes), usually none")
     signature: Sig
 
 

@@ -27,6 +27,7 @@ from pbem.core.canonical import b64d, canonical
 from pbem.core.errors import Rejected
 from pbem.core.gamefile import Batch, CachedState, Entry, Envelope, Genesis, Signed, signing_message
 from pbem.core.gamefile import step_hash as hash_of
+from pbem.core.notes import check_notes
 from pbem.core.randomness import Rng, chain_step, draw_value
 from pbem.core.rules import (
     Chance,
@@ -323,6 +324,10 @@ class Position:
             item,
             str(StepRejected(index, seat, self.names, "bad signature")),
         )
+        try:
+            check_notes(item.notes, seat, len(self.names))
+        except Rejected as exc:
+            raise StepRejected(index, seat, self.names, str(exc)) from exc
         if isinstance(item, Envelope) and item.decision == "join":
             if item.preimage:
                 raise StepRejected(index, seat, self.names, "a join envelope reveals no preimage")

@@ -22,6 +22,8 @@ import jinja2
 
 from pbem.core.author import describe_awaiting
 from pbem.core.keys import IdentityCard
+from pbem.core.logbook import with_open_batch
+from pbem.core.notes import step_notes
 from pbem.core.position import Position, Record
 from pbem.core.store import Head, short_id
 from pbem.mail.config import Smtp
@@ -108,7 +110,7 @@ def _last_acted(records: list[Record], seat: int) -> int:
 
 
 def _history(
-    replay: Position, records: list[Record], readers: list[int]
+    replay: Position, records: list[Record], readers: list[int], steps: list[Any]
 ) -> tuple[str, list[dict[str, Any]], int]:
     """The steps from the one where the least recent reader last acted (included: for a
     parallel step it shows what the others chose), marked per reader; numbered from 1."""
@@ -119,8 +121,14 @@ def _history(
     lines = []
     for record in (r for r in records if r.index >= start):
         marks = [replay.names[s] for s, i in last.items() if i == record.index]
+        notes = [n.line(replay.names) for n in step_notes(steps[record.index])]
         lines.append(
-            {"index": record.index + 1, "summary": record.summary, "marks": ", ".join(marks)}
+            {
+                "index": record.index + 1,
+                "summary": record.summary,
+                "marks": ", ".join(marks),
+                "notes": notes,
+            }
         )
     skipped = max(0, len(lines) - HISTORY_LINES)
     return since, lines[skipped:], skipped
@@ -140,7 +148,8 @@ def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
     seats = replay.genesis.seats
     keys = [c.sign_key for c in seats]
     readers = [keys.index(c.sign_key) for c in recipients.to]
-    since, history, skipped = _history(replay, head.records, readers)
+    records = with_open_batch(replay, head.records)
+    since, history, skipped = _history(replay, records, readers, head.store.steps(head.game))
     automatic = not needs_decision(replay)
     remaining = set(replay.remaining())
     context = {

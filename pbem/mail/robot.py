@@ -49,7 +49,7 @@ NOTIFY_TIMEOUT = 60
 #: What the notify command is told, in its environment (``pbem config --help`` lists them).
 NOTIFY_VARIABLES = {
     "PBEM_GAME": "the game's full id",
-    "PBEM_SHORT_ID": "its short id, to type: pbem moves $PBEM_SHORT_ID",
+    "PBEM_SHORT_ID": "its short id, to type: pbem moves -- $PBEM_SHORT_ID",
     "PBEM_RULESET": "the ruleset (rattaneer, rattus, ...)",
     "PBEM_STEP": "the step the game is at, as pbem log numbers it",
     "PBEM_AWAITING": "who must do what, in words",

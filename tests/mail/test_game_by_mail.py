@@ -83,7 +83,7 @@ class Table:
         # One command per decision; when the next decision is the player's own again there
         # is nobody to mail, and the loop in ``decide`` goes on with it.
         before = len(self.smtp.delivery.messages)
-        player.run("play", short, text, "--as", player.name, "--send")
+        player.run("play", "--as", player.name, "--send", "--", short, text)  # ids may start "-"
         self.count("human", before)
 
     def next_wave(self) -> list[Player]:
