@@ -28,6 +28,7 @@ from pbem.cli.common import (
     reports_errors,
     ruleset_options,
 )
+from pbem.cli.progress import Progress
 from pbem.core import registry
 from pbem.core.author import new_game
 from pbem.core.errors import Rejected, UsageError
@@ -103,7 +104,7 @@ def new(
     if output.exists():
         raise UsageError(f"{output}: exists already; choose a new file name")
     me = identity(as_name, cards)
-    store = Store()
+    store = Store(progress=Progress())
     replay = new_game(rules, parsed, cards, me)
     imported = store.import_game(replay.to_file(), "created here")
     store.export_to(replay.genesis.game, output)
@@ -159,7 +160,7 @@ def play(
     reveal); the rest is reported, to be played with the next command. Without ACTION, only
     the automatic steps you owe are made. With --send the result is mailed on at once: one
     command per decision."""
-    store = Store()
+    store = Store(progress=Progress())
     with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
         opened = open_game(store, target)
         notes = opened.notes(store)  # before the export: it names the newest copy until now
@@ -199,7 +200,7 @@ def merge(files: tuple[Path, ...], output: Path, as_name: str | None, as_json: b
     """Combine copies of one game whose envelopes to a parallel decision arrived apart:
     each is imported into your store, and the merged head is written to OUTPUT. Signs
     nothing (``pbem play`` makes the steps you owe)."""
-    store = Store()
+    store = Store(progress=Progress())
     if any(output.resolve() == f.resolve() for f in files):
         raise UsageError(f"{output}: will not overwrite an input file; name another with -o")
     with store.writing():
@@ -225,7 +226,7 @@ def merge(files: tuple[Path, ...], output: Path, as_name: str | None, as_json: b
 @reports_errors
 def export(target: str, output: Path | None, as_json: bool) -> None:
     """Write your newest copy of a game as a file (never over an existing one)."""
-    store = Store()
+    store = Store(progress=Progress())
     opened = open_game(store, target)
     notes = opened.notes(store)
     path = export_head(store, opened, output)

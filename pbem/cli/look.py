@@ -24,6 +24,7 @@ from pbem.cli.common import (
     reports_errors,
     seat_of_card,
 )
+from pbem.cli.progress import Progress
 from pbem.core.author import describe_awaiting, own_sealed_action, private_knowledge
 from pbem.core.errors import UsageError
 from pbem.core.keys import IdentityCard
@@ -31,6 +32,7 @@ from pbem.core.logbook import with_open_batch
 from pbem.core.notes import step_notes
 from pbem.core.position import Position
 from pbem.core.store import Store
+from pbem.core.words import plural
 
 
 def _owed(opened: Opened, target: str, seat: int | None) -> list[str]:
@@ -58,7 +60,7 @@ def _needs_secrets(position: Position, seat: int) -> bool:
 @reports_errors
 def status(target: str, as_name: str | None, as_json: bool) -> None:
     """Show the table, and what is awaited from whom (GAME: a file or a stored game's id)."""
-    store = Store()
+    store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
     me = own_card(as_name, pos.genesis.seats)
@@ -142,7 +144,7 @@ def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> 
 @reports_errors
 def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     """List your legal moves now, with the notation to type."""
-    store = Store()
+    store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
     me: IdentityCard | None = own_card(as_name, pos.genesis.seats)
@@ -166,13 +168,20 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     legal = pos.rules.legal_actions(pos.state, seat)
     texts = [pos.rules.format_action(pos.state, seat, a) for a in legal]
     help_text = pos.rules.notation_help(pos.state, seat)
-    report = {"moves": texts, "help": help_text, "prompt": aw.prompt}
+    sample = pos.rules.samples(pos.state, seat)
+    report = {"moves": texts, "help": help_text, "prompt": aw.prompt, "sample": sample}
     out = [*notes, f"your decision: {aw.prompt or aw.decision}"]
     if help_text:
         out.append(help_text)
-    out.append(
-        f"{len(texts)} legal move(s)" + (f", the first {limit}:" if len(texts) > limit else ":")
-    )
+    shown = f", the first {limit}:" if len(texts) > limit else ":"
+    if sample:
+        out.append(
+            f"a sample of {plural(len(texts), 'legal move')} (there are too many to list; any "
+            f"move you type is judged by the rules when you play it, and refused with the "
+            f"reason if illegal){shown}"
+        )
+    else:
+        out.append(f"{plural(len(texts), 'legal move')}{shown}")
     out += [f"  {t}" for t in texts[:limit]]
     out.append(f'play one with: pbem play {target} "{texts[0] if texts else "..."}"')
     emit(as_json, report, out)
@@ -191,8 +200,9 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
 @reports_errors
 def log(target: str, as_name: str | None, as_json: bool) -> None:
     """The verified history, one line per step (numbered from 1; the genesis is step 0),
-    with the notes signed into each step indented below it."""
-    store = Store()
+    with what followed by itself (coins paid out, cards handed on) and the notes signed
+    into each step indented below it."""
+    store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
     reader = identity(as_name, pos.genesis.seats) if as_name is not None else None
@@ -212,8 +222,10 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
                 "summary": r.summary,
                 "hash": r.hash,
                 "notes": notes,
+                "consequences": r.consequences,
             }
         )
         lines.append(f"{r.index + 1:4d} {r.kind:7s} {r.summary}")
+        lines += [f"             {c}" for c in r.consequences]
         lines += [f"             note: {n}" for n in notes]
     emit(as_json, {"steps": rows}, lines)

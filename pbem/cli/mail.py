@@ -28,6 +28,7 @@ from pbem.cli.common import (
     reports_errors,
     seat_of_card,
 )
+from pbem.cli.progress import Progress
 from pbem.core.author import automatic, describe_awaiting
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.files import write_new
@@ -86,7 +87,7 @@ def send(
     """Mail your newest copy of GAME (a file or a stored game's id) to the players awaited
     now, the others in Cc. It holds everything your store has: envelopes received for the
     same parallel step are merged in, and the automatic steps you owe are made first."""
-    store = Store()
+    store = Store(progress=Progress())
     with store.writing():
         opened = open_game(store, target)
     pos = opened.position
@@ -147,7 +148,7 @@ def mail_game(
 def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> None:
     """Import the game files in mail: SOURCES are .eml files, mboxes, Maildirs or '-'
     (one message on standard input, from a mail filter)."""
-    store = Store()
+    store = Store(progress=Progress())
     me = own_card(as_name)
     games: list[dict[str, Any]] = []
     problems: list[str] = []
@@ -180,7 +181,7 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
 @reports_errors
 def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
     """The games in your store: their step, whose move it is, your newest export."""
-    store = Store()
+    store = Store(progress=Progress())
     me: IdentityCard | None = own_card(as_name)
     rows = []
     for game in store.ids():

@@ -24,6 +24,7 @@ from pbem.cli.common import (
     open_game,
     reports_errors,
 )
+from pbem.cli.progress import Progress
 from pbem.core import gamefile
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.files import write_new
@@ -66,7 +67,7 @@ def show(
 ) -> None:
     """Draw the game: the board, the players, what is awaited, and the audited history
     with every position to step through."""
-    store = Store()
+    store = Store(progress=Progress())
     try:
         opened = open_game(store, target)
         game, source, notes = opened.head.file(), opened.source, opened.notes(store)

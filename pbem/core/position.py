@@ -82,6 +82,8 @@ class Record:
     seats: list[int]
     summary: str
     hash: str
+    consequences: list[str] = field(default_factory=list)
+    """What followed by itself (``Ruleset.consequences``): coins paid out, cards handed on."""
 
 
 @dataclass

@@ -127,8 +127,10 @@ def add_entry(pos: Position, entry: Entry) -> None:
     pos.signatures += 1
     pos.last = entry
     pos.taken.append((index, entry))
+    before = pos.state
     pos.records.append(Record(index, entry.kind, [entry.seat], summary, digest))
     kind.apply(pos, entry, prepared, link, digest, aw)
+    pos.records[-1].consequences = consequences(pos, before)
 
 
 # ----- batches ------------------------------------------------------------------------------
@@ -317,10 +319,18 @@ def complete_batch(pos: Position, batch: Batch, index: int) -> None:
     if batch.decision != "join":
         for env in batch.envelopes:
             pos.consume_preimage(env.seat, env.preimage)
+    before = pos.state
     summary = _kind(batch).complete(pos, batch, index, digest)
     seats = [e.seat for e in batch.envelopes]
     kind = batch.decision.partition(":")[0]
-    pos.records.append(Record(index, kind, seats, summary, digest))
+    pos.records.append(Record(index, kind, seats, summary, digest, consequences(pos, before)))
+
+
+def consequences(pos: Position, before: Any) -> list[str]:
+    """What the rules did by themselves in the step just taken, for the history."""
+    if before is None or pos.state is None or before is pos.state:
+        return []
+    return pos.rules.consequences(before, pos.state, pos.names)
 
 
 def _apply_parallel(pos: Position, batch: Batch, actions: dict[int, Any]) -> str:

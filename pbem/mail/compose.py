@@ -128,6 +128,7 @@ def _history(
                 "summary": record.summary,
                 "marks": ", ".join(marks),
                 "notes": notes,
+                "consequences": record.consequences,
             }
         )
     skipped = max(0, len(lines) - HISTORY_LINES)

@@ -14,7 +14,17 @@ from typing import Any
 from pbem.core.randomness import Rng
 from pbem.core.rulebook import Topic
 from pbem.core.rules import Bot, Decision, OptionHelp, Reshuffle, Reveal, RulesError, Ruleset
-from pbem.games.rattus import bots, data, flow, notation, protection, setup, text, topics
+from pbem.games.rattus import (
+    bots,
+    consequences,
+    data,
+    flow,
+    notation,
+    protection,
+    setup,
+    text,
+    topics,
+)
 from pbem.games.rattus.actions import Action, Protect
 from pbem.games.rattus.state import Options, State, copy
 
@@ -123,6 +133,9 @@ class Rattus(Ruleset):
 
     def format_action(self, state: State, seat: int, action: Any) -> str:
         return notation.format_action(action)
+
+    def consequences(self, before: State, after: State, names: list[str]) -> list[str]:
+        return consequences.consequences(before, after, names)
 
     def notation_help(self, state: State, seat: int) -> str:
         return notation.help_text(state, seat)
