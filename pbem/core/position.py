@@ -321,11 +321,10 @@ class Position:
             raise StepRejected(
                 index, seat, self.names, "names the wrong parent step (broken hash link or replay)"
             )
-        verify_signature(
-            self.genesis.seats[seat].sign_key,
-            item,
-            str(StepRejected(index, seat, self.names, "bad signature")),
-        )
+        try:
+            verify_signature(self.genesis.seats[seat].sign_key, item, "bad signature")
+        except Rejected as exc:  # a StepRejected, so that --json can name step and seat
+            raise StepRejected(index, seat, self.names, str(exc)) from exc
         try:
             check_notes(item.notes, seat, len(self.names))
         except Rejected as exc:
