@@ -83,6 +83,7 @@ def forged_envelope(
         "decision": aw.decision,
         "time": CLOCK_START,
         "preimage": next_preimage(replay, identity, seat),
+        "notes": [],
         "signature": "",
     }
     return signed(
@@ -102,6 +103,7 @@ def forged_entry(
         time=CLOCK_START,
         body=body,
         preimage=next_preimage(replay, identity, seat),
+        notes=[],
         signature="",
     )
     return signed(identity, entry)

@@ -16,12 +16,16 @@ from pathlib import Path
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 
 from pbem.core.author import describe_awaiting
 from pbem.core.errors import PbemError, UsageError
 from pbem.core.keys import Identity, IdentityCard, Keyring
-from pbem.core.position import Position
+from pbem.core.options import check_options
+from pbem.core.position import Position, StepRejected
+from pbem.core.rules import RulesError, Ruleset
 from pbem.core.store import Head, Imported, Store, short_id
+from pbem.core.words import plural
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -34,33 +38,59 @@ INTERRUPTED = 130
 BROKEN_PIPE = 141
 
 
-def fail(message: str, exit_code: int, *, detail: str | None = None) -> NoReturn:
-    """Print ``pbem: error: …`` as a single line on stderr (then any evidence) and exit."""
+def fail(
+    message: str, exit_code: int, *, detail: str | None = None, as_json: bool = False, **where: Any
+) -> NoReturn:
+    """Print ``pbem: error: …`` as a single line on stderr (then any evidence) and exit;
+    with ``--json``, the same as one JSON object on stdout instead:
+    ``{"ok": false, "error": …, "step": …, "seat": …}`` (``step`` and ``seat`` as people
+    read them, or null), with the same exit code."""
     one_line = " ".join(message.split())
+    if as_json:
+        report = {"ok": False, "error": one_line, "step": None, "seat": None, **where}
+        if detail:
+            report["detail"] = detail
+        click.echo(json.dumps(report, indent=1, sort_keys=True))
+        sys.exit(exit_code)
     click.echo(f"pbem: error: {one_line}", err=True)
     if detail:
         click.echo(detail, err=True)
     sys.exit(exit_code)
 
 
+def where_of(err: BaseException) -> dict[str, Any]:
+    """The step (from 1) and seat a refusal names, from the ``StepRejected`` that caused
+    it however deep it was wrapped (the store adds the file's name to the message)."""
+    seen: BaseException | None = err
+    while seen is not None:
+        if isinstance(seen, StepRejected):
+            return {"step": seen.index + 1, "seat": seen.seat}
+        seen = seen.__cause__ or seen.__context__
+    if isinstance(err, PbemError) and (err.step is not None or err.seat is not None):
+        return {"step": err.step, "seat": err.seat}
+    return {}
+
+
 def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turn a ``PbemError`` (or an unexpected I/O error) raised by a command into one line
-    on stderr and its exit code, so users see the reason and scripts see 1 or 2."""
+    on stderr and its exit code, so users see the reason and scripts see 1 or 2; with
+    ``--json`` (a command's ``as_json``), into a JSON object on stdout."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        as_json = bool(kwargs.get("as_json"))
         try:
             return func(*args, **kwargs)
         except PbemError as err:
-            fail(str(err), err.exit_code, detail=err.detail)
+            fail(str(err), err.exit_code, detail=err.detail, as_json=as_json, **where_of(err))
         except BrokenPipeError:  # the reader left (``pbem log | head``): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(BROKEN_PIPE)
         except OSError as err:
             where = f": {err.filename}" if err.filename else ""
-            fail(f"{err.strerror or err}{where}", UsageError.exit_code)
+            fail(f"{err.strerror or err}{where}", UsageError.exit_code, as_json=as_json)
         except KeyboardInterrupt:
-            fail("interrupted", INTERRUPTED)
+            fail("interrupted", INTERRUPTED, as_json=as_json)
         except Exception as err:  # a bug: still one line, never a traceback (DESIGN §8)
             if os.environ.get(DEBUG_ENV):
                 raise
@@ -68,6 +98,7 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
                 f"internal error ({type(err).__name__}: {err}); this is a bug in pbem, please "
                 f"report it (set {DEBUG_ENV}=1 to see where it happened)",
                 INTERNAL_ERROR,
+                as_json=as_json,
             )
 
     return wrapper
@@ -107,14 +138,82 @@ def load_identity(keyring: Keyring, name: str) -> Identity:
     return keyring.load(name, passphrase)
 
 
+# ----- shell completion (README: "Shell completion") ----------------------------------------
+
+
+def complete_ruleset(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The installed rulesets."""
+    from pbem.core import registry
+
+    names = sorted(registry.available())
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
+def _names(own_only: bool) -> list[str]:
+    try:
+        return sorted(card.name for card, own in Keyring().list() if own or not own_only)
+    except PbemError:  # a damaged keyring completes nothing, and says nothing
+        return []
+
+
+def complete_own_identity(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The identities of your keyring (those you can act as)."""
+    return [CompletionItem(n) for n in _names(True) if n.startswith(incomplete)]
+
+
+def complete_identity(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """Every name in the keyring (yours and imported cards), and card files."""
+    names = [CompletionItem(n) for n in _names(False) if n.startswith(incomplete)]
+    return [*names, CompletionItem(incomplete, type="file")]
+
+
+def complete_option(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """``NAME=`` for each option of the ruleset (of every installed one when it cannot be
+    told yet), then the values it lists."""
+    from pbem.core import registry
+    from pbem.core.options import allowed
+
+    ruleset = ctx.params.get("ruleset")  # None while click's parse is incomplete: then all
+    chosen = [ruleset] if ruleset in registry.available() else sorted(registry.available())
+    helps = [o for r in chosen for o in registry.get(r).options_help()]
+    name, sep, value = incomplete.partition("=")
+    if not sep:
+        return [CompletionItem(f"{o.name}=", help=o.help) for o in helps if o.name.startswith(name)]
+    values = next((allowed(o) for o in helps if o.name == name), None)
+    if values is None:
+        return []
+    return [CompletionItem(f"{name}={v}") for v in map(str, values) if v.startswith(value)]
+
+
+def complete_game(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The short ids of the games in your store, and game files."""
+    try:
+        ids = [short_id(g) for g in Store().ids()]
+    except PbemError:
+        ids = []
+    games = [CompletionItem(g) for g in ids if g.startswith(incomplete)]
+    return [*games, CompletionItem(incomplete, type="file")]
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 as_option = click.option(
     "--as",
     "as_name",
     metavar="NAME",
     help="Act as this identity of your keyring (default: $PBEM_AS, or your only identity).",
+    shell_complete=complete_own_identity,
 )
-game_argument = click.argument("target", metavar="GAME")
+game_argument = click.argument("target", metavar="GAME", shell_complete=complete_game)
 """A game file, or the id (or its first characters) of a game in your store."""
 
 
@@ -129,12 +228,40 @@ def option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def ruleset_options(rules: Ruleset, pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``--option K=V`` values, checked against what the ruleset documents (the values
+    ``pbem new --help`` lists) and normalized by it; a bad one is a usage error."""
+    raw = option_pairs(pairs)
+    try:
+        check_options(rules, raw)
+        return rules.parse_options(raw)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from exc
+
+
 def emit(as_json: bool, report: dict[str, Any], lines: list[str]) -> None:
     if as_json:
         click.echo(json.dumps(report, indent=1, sort_keys=True))
     else:
         for line in lines:
             click.echo(line)
+
+
+def emit_refused(
+    as_json: bool, report: dict[str, Any], lines: list[str], err: PbemError
+) -> NoReturn:
+    """A report that ends in a refusal (``receive`` with a bad message, ``verify`` finding
+    a fork): the lines, then the error as usual; with ``--json`` one object, the report
+    with ``ok`` false and the error's fields, so that stdout holds one JSON value."""
+    if as_json:
+        report = {**report, "ok": False, "error": " ".join(str(err).split())}
+        report |= {"step": None, "seat": None, **where_of(err)}
+        if err.detail:
+            report["detail"] = err.detail
+        click.echo(json.dumps(report, indent=1, sort_keys=True))
+        sys.exit(err.exit_code)
+    emit(False, report, lines)
+    raise err
 
 
 # ----- who is acting ----------------------------------------------------------------------
@@ -202,7 +329,7 @@ class Opened:
         n = self.imported.behind
         newest = newest_export(store, self.head.game)
         where = f"({newest})" if newest else f"(in your store: {short_id(self.head.game)})"
-        return [f"{self.source} is {n} step(s) behind your newest copy {where}; using that"]
+        return [f"{self.source} is {plural(n, 'step')} behind your newest copy {where}; using that"]
 
 
 def open_game(store: Store, target: str) -> Opened:

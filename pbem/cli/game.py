@@ -15,6 +15,9 @@ import click
 from pbem.cli.common import (
     Opened,
     as_option,
+    complete_identity,
+    complete_option,
+    complete_ruleset,
     emit,
     export_head,
     game_argument,
@@ -22,19 +25,20 @@ from pbem.cli.common import (
     json_option,
     next_steps,
     open_game,
-    option_pairs,
     own_card,
     reports_errors,
+    ruleset_options,
 )
+from pbem.cli.progress import Progress
 from pbem.core import registry
 from pbem.core.author import new_game, seat_of
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.gamefile import Envelope
 from pbem.core.journal import Journal
 from pbem.core.keys import Identity, IdentityCard, Keyring
-from pbem.core.playing import play_moves, shown
-from pbem.core.rules import RulesError
+from pbem.core.playing import Note, play_moves, shown
 from pbem.core.store import Store
+from pbem.core.words import plural
 
 out_option = click.option(
     "-o",
@@ -54,16 +58,35 @@ def _card(spec: str, keyring: Keyring) -> IdentityCard:
     return keyring.card(spec)
 
 
-@click.command()
-@click.argument("ruleset")
+class NewCommand(click.Command):
+    """``pbem new``, whose help lists the installed rulesets and their options."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from pbem.cli.rules import installed  # the rulesets load only when help is asked
+
+        super().format_epilog(ctx, formatter)
+        with formatter.section("Rulesets and their options (--option K=V)"):
+            formatter.write_text("\b\n" + "\n".join(installed()[1]))
+
+
+@click.command(cls=NewCommand)
+@click.argument("ruleset", shell_complete=complete_ruleset)
 @click.option(
     "--seat",
     "seats",
     multiple=True,
     required=True,
     help="An identity card file, or a name in your keyring; in seat order.",
+    shell_complete=complete_identity,
 )
-@click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option.")
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="K=V",
+    help="A ruleset option (listed below).",
+    shell_complete=complete_option,
+)
 @click.option(
     "--deadline",
     metavar="TIME",
@@ -94,19 +117,16 @@ def new(
     output: Path,
     as_json: bool,
 ) -> None:
-    """Create a game: sign its genesis as the creator (who must hold a seat)."""
+    """Create a game of RULESET: sign its genesis as the creator (who must hold a seat)."""
     rules = registry.get(ruleset)
     keyring = Keyring()
     cards = [_card(spec, keyring) for spec in seats]
-    try:
-        parsed = rules.parse_options(option_pairs(options))
-    except RulesError as exc:
-        raise UsageError(str(exc)) from exc
+    parsed = ruleset_options(rules, options)
     if output.exists():
         raise UsageError(f"{output}: exists already; choose a new file name")
     mode, referees = _escrow(escrow, cards, keyring)
     me = identity(as_name, cards)
-    store = Store()
+    store = Store(progress=Progress())
     replay = new_game(
         rules,
         parsed,
@@ -120,7 +140,10 @@ def new(
     store.export_to(replay.genesis.game, output)
     report, lines = next_steps(imported.head.position, str(output), me.card)
     report["game"] = replay.genesis.game
-    emit(as_json, report, [f"created {ruleset} game {replay.genesis.game} in {output}", *lines])
+    notice = rules.notice(parsed)
+    report["notice"] = notice
+    created = f"created {ruleset} game {replay.genesis.game} in {output}"
+    emit(as_json, report, [created, *([f"note: {notice}"] if notice else []), *lines])
 
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -158,10 +181,36 @@ def _escrow(
 @click.argument("action", required=False)
 @as_option
 @out_option
+@click.option(
+    "--note",
+    "note_text",
+    metavar="TEXT",
+    help="Sign these words into your move, for every player to read (press).",
+)
+@click.option(
+    "--note-to",
+    "note_to",
+    metavar="NAME",
+    help="Seal the --note to this player alone (HPKE to their key): only they can read it.",
+)
+@click.option(
+    "--send",
+    "send_it",
+    is_flag=True,
+    help="Then mail the new version on, as pbem send does (to every seat of the decision "
+    "awaited next, the others in Cc).",
+)
 @json_option
 @reports_errors
 def play(
-    target: str, action: str | None, as_name: str | None, output: Path | None, as_json: bool
+    target: str,
+    action: str | None,
+    as_name: str | None,
+    output: Path | None,
+    note_text: str | None,
+    note_to: str | None,
+    send_it: bool,
+    as_json: bool,
 ) -> None:
     """Check your move against the rules, sign it and write the new file.
 
@@ -169,25 +218,37 @@ def play(
     of it. ACTION is in the game's notation; several actions may be given separated by ';'.
     They are played in order until the game must wait for others (say, their shares for a
     reveal); the rest is reported, to be played with the next command. Without ACTION, only
-    the automatic steps you owe are made."""
-    store = Store()
+    the automatic steps you owe are made. With --send the result is mailed on at once: one
+    command per decision."""
+    store = Store(progress=Progress())
     with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
         opened = open_game(store, target)
         notes = opened.notes(store)  # before the export: it names the newest copy until now
+    if note_to is not None and note_text is None:
+        raise UsageError("--note-to NAME seals a --note TEXT: give the note too")
     me = identity(as_name, opened.position.cards)
     moves = [p.strip() for p in (action or "").split(";") if p.strip()]
     if moves and opened.imported is not None and opened.imported.behind:
         _signed_on_this_copy(store, opened, me, moves[0])
-    played = play_moves(store, opened.head.game, me, moves, "played here")
+    note = Note(note_text, note_to) if note_text is not None else None
+    played = play_moves(store, opened.head.game, me, moves, "played here", note)
     path = export_head(store, opened, output)
     report, lines = next_steps(played.position, str(path), me.card)
     report.update(played=played.done, automatic=played.made, not_played=played.left)
     head = [*notes, *([f"played: {'; '.join(played.done)}"] if played.done else [])]
     if played.made and not played.done:
-        head.append(f"made {played.made} automatic step(s)")
+        head.append(f"made {plural(played.made, 'automatic step')}")
     if played.left:
         left = "; ".join(played.left)
         head.append(f"waiting for others before: {left} (play it on the next file)")
+    if send_it:
+        from pbem.cli.mail import mail_game  # mail settings and SMTP only when asked
+
+        sent, sent_lines = mail_game(store, opened.head.game, me.card)
+        report["mail"] = sent
+        if sent is None:
+            sent_lines.append("nobody to mail: the next decision is yours again")
+        lines = [lines[0], *sent_lines]  # "next: ...", then what was mailed
     emit(as_json, report, [*head, f"wrote {path}", *lines])
 
 
@@ -218,7 +279,7 @@ def merge(files: tuple[Path, ...], output: Path, as_name: str | None, as_json: b
     """Combine copies of one game whose envelopes to a parallel decision arrived apart:
     each is imported into your store, and the merged head is written to OUTPUT. Signs
     nothing (``pbem play`` makes the steps you owe)."""
-    store = Store()
+    store = Store(progress=Progress())
     if any(output.resolve() == f.resolve() for f in files):
         raise UsageError(f"{output}: will not overwrite an input file; name another with -o")
     with store.writing():
@@ -244,7 +305,7 @@ def merge(files: tuple[Path, ...], output: Path, as_name: str | None, as_json: b
 @reports_errors
 def export(target: str, output: Path | None, as_json: bool) -> None:
     """Write your newest copy of a game as a file (never over an existing one)."""
-    store = Store()
+    store = Store(progress=Progress())
     opened = open_game(store, target)
     notes = opened.notes(store)
     path = export_head(store, opened, output)

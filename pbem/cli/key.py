@@ -95,18 +95,25 @@ def list_command(as_json: bool) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the card to this file instead of stdout.",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the card and where it went as JSON.")
 @reports_errors
-def export_command(name: str, output: Path | None) -> None:
+def export_command(name: str, output: Path | None, as_json: bool) -> None:
     """Write the public identity card of NAME (never the private key)."""
     card = Keyring().export(name)
     text = pretty(card.model_dump())
     if output is None:
-        click.echo(text, nl=False)
+        if as_json:
+            _emit_json(_card_json(card, written=None))
+        else:
+            click.echo(text, nl=False)
         return
     try:
         atomic_write(output, text.encode("ascii"), mode=0o644)
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror}") from None
+    if as_json:
+        _emit_json(_card_json(card, written=str(output)))
+        return
     click.echo(f"wrote the card of {card.label()} to {output}")
     click.echo(f"fingerprint: {card.fingerprint}")
     click.echo("next: send that file to the other players and read them the fingerprint")

@@ -13,6 +13,7 @@ import click
 from pbem.cli.common import (
     Opened,
     as_option,
+    complete_own_identity,
     emit,
     game_argument,
     identity,
@@ -23,12 +24,16 @@ from pbem.cli.common import (
     reports_errors,
     seat_of_card,
 )
+from pbem.cli.progress import Progress
 from pbem.core.author import describe_awaiting, own_sealed_action, private_knowledge, utc_now
 from pbem.core.dropouts import describe_interrupt, due, waiting
 from pbem.core.errors import UsageError
 from pbem.core.keys import IdentityCard
+from pbem.core.logbook import with_open_batch
+from pbem.core.notes import step_notes
 from pbem.core.position import Position
 from pbem.core.store import Store
+from pbem.core.words import plural
 
 
 def _owed(opened: Opened, target: str, seat: int | None) -> list[str]:
@@ -61,7 +66,7 @@ def _needs_secrets(position: Position, seat: int) -> bool:
 @reports_errors
 def status(target: str, as_name: str | None, as_json: bool) -> None:
     """Show the table, and what is awaited from whom (GAME: a file or a stored game's id)."""
-    store = Store()
+    store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
     me = own_card(as_name, pos.cards)
@@ -88,6 +93,11 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
         winners = ", ".join(pos.names[s] for s in result.winners)
         scores = ", ".join(f"{n} {s}" for n, s in zip(pos.names, result.scores, strict=True))
         out.append(f"game over: {winners} won; scores {scores}")
+    notes = _recent_notes(store, opened, as_name, seat)
+    report["notes"] = notes
+    if notes:
+        out.append("notes in the last steps:")
+        out += [f"  step {n['step']}: {n['text']}" for n in notes]
     out.append(f"awaiting: {report['awaiting']}")
     waited = waiting(pos, utc_now())
     if waited:
@@ -98,6 +108,25 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
         out.append(f"being signed: a {pos.interrupt.decision} ({describe_interrupt(pos)})")
     out += _owed(opened, target, seat)
     emit(as_json, report, out)
+
+
+#: ``status`` shows the notes signed into this many of the last steps.
+RECENT = 3
+
+
+def _recent_notes(
+    store: Store, opened: Opened, as_name: str | None, seat: int | None
+) -> list[dict[str, Any]]:
+    """The notes of the last steps (the open batch included); sealed ones to ``as_name``
+    decrypted here, which asks its passphrase only when there is one to open."""
+    pos = opened.position
+    steps = store.steps(opened.head.game)
+    first = max(0, len(steps) - RECENT)
+    recent = [(first + k, step_notes(step)) for k, step in enumerate(steps[first:])]
+    if as_name is not None and any(n.to == seat for _, shown in recent for n in shown):
+        reader = identity(as_name, pos.cards)
+        recent = [(i, step_notes(steps[i], reader, seat)) for i, _ in recent]
+    return [{"step": i + 1, "text": n.line(pos.names, seat)} for i, shown in recent for n in shown]
 
 
 def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> list[str]:
@@ -125,7 +154,7 @@ def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> 
 @reports_errors
 def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     """List your legal moves now, with the notation to type."""
-    store = Store()
+    store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
     me: IdentityCard | None = own_card(as_name, pos.cards)
@@ -149,13 +178,20 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     legal = pos.rules.legal_actions(pos.state, seat)
     texts = [pos.rules.format_action(pos.state, seat, a) for a in legal]
     help_text = pos.rules.notation_help(pos.state, seat)
-    report = {"moves": texts, "help": help_text, "prompt": aw.prompt}
+    sample = pos.rules.samples(pos.state, seat)
+    report = {"moves": texts, "help": help_text, "prompt": aw.prompt, "sample": sample}
     out = [*notes, f"your decision: {aw.prompt or aw.decision}"]
     if help_text:
         out.append(help_text)
-    out.append(
-        f"{len(texts)} legal move(s)" + (f", the first {limit}:" if len(texts) > limit else ":")
-    )
+    shown = f", the first {limit}:" if len(texts) > limit else ":"
+    if sample:
+        out.append(
+            f"a sample of {plural(len(texts), 'legal move')} (there are too many to list; any "
+            f"move you type is judged by the rules when you play it, and refused with the "
+            f"reason if illegal){shown}"
+        )
+    else:
+        out.append(f"{plural(len(texts), 'legal move')}{shown}")
     out += [f"  {t}" for t in texts[:limit]]
     out.append(f'play one with: pbem play {target} "{texts[0] if texts else "..."}"')
     emit(as_json, report, out)
@@ -163,22 +199,43 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
 
 @click.command()
 @game_argument
+@click.option(
+    "--as",
+    "as_name",
+    metavar="NAME",
+    help="Also read the notes sealed to this identity of your keyring (decrypted here).",
+    shell_complete=complete_own_identity,
+)
 @json_option
 @reports_errors
-def log(target: str, as_json: bool) -> None:
-    """The verified history, one line per step (numbered from 1; the genesis is step 0)."""
-    store = Store()
+def log(target: str, as_name: str | None, as_json: bool) -> None:
+    """The verified history, one line per step (numbered from 1; the genesis is step 0),
+    with what followed by itself (coins paid out, cards handed on) and the notes signed
+    into each step indented below it."""
+    store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
-    rows = [
-        {
-            "step": r.index + 1,
-            "kind": r.kind,
-            "seats": [pos.names[s] for s in r.seats],
-            "summary": r.summary,
-            "hash": r.hash,
-        }
-        for r in opened.head.records
-    ]
-    lines = [*opened.notes(store), *(f"{r['step']:4d} {r['kind']:7s} {r['summary']}" for r in rows)]
+    reader = identity(as_name, pos.cards) if as_name is not None else None
+    seat = seat_of_card(pos, reader.card) if reader is not None else None
+    if reader is not None and seat is None:
+        raise UsageError(f"{as_name!r} holds no seat in this game")
+    steps = store.steps(opened.head.game)
+    rows = []
+    lines = [*opened.notes(store)]
+    for r in with_open_batch(pos, opened.head.records):
+        notes = [n.line(pos.names, seat) for n in step_notes(steps[r.index], reader, seat)]
+        rows.append(
+            {
+                "step": r.index + 1,
+                "kind": r.kind,
+                "seats": [pos.names[s] for s in r.seats],
+                "summary": r.summary,
+                "hash": r.hash,
+                "notes": notes,
+                "consequences": r.consequences,
+            }
+        )
+        lines.append(f"{r.index + 1:4d} {r.kind:7s} {r.summary}")
+        lines += [f"             {c}" for c in r.consequences]
+        lines += [f"             note: {n}" for n in notes]
     emit(as_json, {"steps": rows}, lines)

@@ -7,8 +7,8 @@ that is refused (stale, forked, damaged) exits 1 after everything else was impor
 
 from __future__ import annotations
 
+import json
 import sys
-import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,6 +17,7 @@ import click
 from pbem.cli.common import (
     as_option,
     emit,
+    emit_refused,
     game_argument,
     identity,
     json_option,
@@ -27,17 +28,19 @@ from pbem.cli.common import (
     reports_errors,
     seat_of_card,
 )
+from pbem.cli.progress import Progress
 from pbem.core.author import automatic, describe_awaiting
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.files import write_new
 from pbem.core.journal import Journal
 from pbem.core.keys import IdentityCard, default_home
 from pbem.core.store import Store, short_id
+from pbem.core.words import plural
 from pbem.mail import config as mail_config
 from pbem.mail import transport
 from pbem.mail.compose import message_for
 from pbem.mail.inbox import describe, import_message
-from pbem.mail.robot import Robot
+from pbem.mail.robot import NOTIFY_VARIABLES, PassReport, Robot
 from pbem.mail.sources import read_messages
 
 #: ``pbem receive`` lists at most this many new steps per game.
@@ -84,7 +87,7 @@ def send(
     """Mail your newest copy of GAME (a file or a stored game's id) to the players awaited
     now, the others in Cc. It holds everything your store has: envelopes received for the
     same parallel step are merged in, and the automatic steps you owe are made first."""
-    store = Store()
+    store = Store(progress=Progress())
     with store.writing():
         opened = open_game(store, target)
     pos = opened.position
@@ -92,33 +95,49 @@ def send(
     seat = seat_of_card(pos, me)
     if me is None or seat is None:
         raise UsageError("say which of your identities holds a seat in this game with --as NAME")
+    report, lines = mail_game(store, opened.head.game, me, to=to, cc=cc, eml=eml)
+    if report is None:
+        raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {target})")
+    emit(as_json, report, [*opened.notes(store), *lines])
+
+
+def mail_game(
+    store: Store,
+    game: str,
+    me: IdentityCard,
+    *,
+    to: Literal["awaited", "all"] = "awaited",
+    cc: Literal["others", "none"] | None = None,
+    eml: Path | None = None,
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """Mail the newest head of ``game``, after the automatic steps ``me`` owes: what
+    ``pbem send`` and ``pbem play --send`` do. The report is None when nobody else is
+    awaited (the next decision is ``me``'s own): then nothing is sent."""
     made = 0
-    if owes_automatic(pos, seat):
+    if owes_automatic(store.head(game).position, seat_of_card(store.head(game).position, me)):
         signer = identity(me.name)
         with store.writing():
-            head = store.head(opened.head.game)
+            head = store.head(game)
             made = automatic(head.position, signer, journal=Journal(store))
             store.save(head.position, "made by pbem send")
-    head = store.head(opened.head.game)
+    head = store.head(game)
     settings = mail_config.load()
     smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
     message = message_for(head, me, smtp, to)
+    notes = [f"made {plural(made, 'automatic step')} first"] if made else []
     if message is None:
-        raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {target})")
+        return None, notes
     report: dict[str, Any] = {"subject": message["Subject"], "to": message["To"]}
     report["cc"] = message["Cc"] or ""
     report["automatic"] = made
-    notes = opened.notes(store) + ([f"made {made} automatic step(s) first"] if made else [])
     if eml is not None:
         if not write_new(eml, message.as_bytes()):
             raise UsageError(f"{eml}: exists already; pbem never writes over a file")
         report["eml"] = str(eml)
-        emit(as_json, report, [*notes, f"wrote the message for {message['To']} to {eml}"])
-        return
+        return report, [*notes, f"wrote the message for {message['To']} to {eml}"]
     password = mail_config.password(smtp, "smtp", _ask())
     report["sent_to"] = transport.send(smtp, password, message)
-    lines = [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
-    emit(as_json, report, lines)
+    return report, [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
 
 
 @click.command()
@@ -129,7 +148,7 @@ def send(
 def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> None:
     """Import the game files in mail: SOURCES are .eml files, mboxes, Maildirs or '-'
     (one message on standard input, from a mail filter)."""
-    store = Store()
+    store = Store(progress=Progress())
     me = own_card(as_name)
     games: list[dict[str, Any]] = []
     problems: list[str] = []
@@ -145,11 +164,14 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
             problems += [f"{result.label}: {p}" for p in result.problems]
             for proof in result.proofs:
                 click.echo(proof, err=True)
-    emit(as_json, {"games": games, "problems": problems}, lines)
-    for problem in problems:
-        click.echo(f"pbem: {' '.join(problem.split())}", err=True)
+    report = {"games": games, "problems": problems}
     if problems:
-        raise Rejected(f"{len(problems)} problem(s); everything else was imported")
+        if not as_json:
+            for problem in problems:
+                click.echo(f"pbem: {' '.join(problem.split())}", err=True)
+        err = Rejected(f"{plural(len(problems), 'problem')}; everything else was imported")
+        emit_refused(as_json, report, lines, err)
+    emit(as_json, report, lines)
 
 
 @click.command()
@@ -159,7 +181,7 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
 @reports_errors
 def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
     """The games in your store: their step, whose move it is, your newest export."""
-    store = Store()
+    store = Store(progress=Progress())
     me: IdentityCard | None = own_card(as_name)
     rows = []
     for game in store.ids():
@@ -197,13 +219,19 @@ def _unexported(game: str) -> str:
 @as_option
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron).")
 @click.option(
-    "--interval", type=click.IntRange(min=1), help="Seconds between passes (imap.interval)."
+    "--interval",
+    type=click.IntRange(min=1),
+    help="Seconds between passes when the server cannot say that mail came (imap.interval); "
+    "with IMAP IDLE the robot wakes as mail arrives, and looks at least this often.",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
 @reports_errors
-def watch(as_name: str | None, once: bool, interval: int | None) -> None:
+def watch(as_name: str | None, once: bool, interval: int | None, as_json: bool) -> None:
     """The mail robot: import new mail from IMAP, make your automatic steps (join, beacon,
     reveals), mail the result on, and run the notify command when your decision is awaited.
-    Never deletes mail; safe to stop and restart at any moment."""
+    It waits for mail with IMAP IDLE where the server offers it, else it looks every
+    --interval seconds. Prints one line per event that changed something. Never deletes
+    mail; safe to stop and restart at any moment."""
     settings = mail_config.load()
     mail_config.require_host(settings.imap, "imap")  # fail now, not on every pass
     mail_config.require_host(settings.smtp, "smtp")
@@ -215,33 +243,48 @@ def watch(as_name: str | None, once: bool, interval: int | None) -> None:
         settings,
         mail_config.password(settings.smtp, "smtp", _ask()),
         mail_config.password(settings.imap, "imap", _ask()),
+        tell=lambda line: click.echo(f"pbem watch: {line}", err=True),
     )
     try:
         while True:
-            failed = _one_pass(robot)
+            failed = _one_pass(robot, as_json)
             if once:
                 sys.exit(failed)
-            time.sleep(interval or settings.imap.interval)
+            robot.wait(interval or settings.imap.interval)
     except KeyboardInterrupt:
         click.echo("pbem watch: stopped", err=True)
 
 
-def _one_pass(robot: Robot) -> int:
+def _one_pass(robot: Robot, as_json: bool) -> int:
     """Run a pass and print it; 0 when all went well, 2 when a server failed, 1 when some
     mail or game was refused. Nothing here stops the robot."""
     try:
         report = robot.run_once()
     except (PbemError, OSError) as exc:
-        click.echo(f"pbem watch: {' '.join(str(exc).split())}", err=True)
-        return 2
+        report = PassReport(problems=[str(exc)], server_failed=True)
     for line in report.lines:
-        click.echo(line)
+        click.echo(json.dumps({"ok": True, "event": line}) if as_json else line)
     for problem in report.problems:
-        click.echo(f"pbem watch: {' '.join(problem.split())}", err=True)
+        text = " ".join(problem.split())
+        if as_json:
+            click.echo(json.dumps({"ok": False, "error": text, "step": None, "seat": None}))
+        else:
+            click.echo(f"pbem watch: {text}", err=True)
     return 2 if report.server_failed else 1 if report.problems else 0
 
 
-@click.group()
+def _notify_epilog() -> str:
+    rows = "\n".join(f"  {name:<15} {what}" for name, what in NOTIFY_VARIABLES.items())
+    return (
+        "The notify command (pbem config set notify 'COMMAND ARGS') is run by pbem watch "
+        "once per new position that awaits a decision of yours, without a shell, with "
+        "these variables in its environment:\n\n\b\n" + rows + "\n\n\b\nFor example:\n"
+        "  pbem config set notify 'notify-send pbem \"your move\"'\n"
+        "  pbem config set notify 'sh -c \"echo $PBEM_SHORT_ID >> ~/moves.txt\"'"
+    )
+
+
+@click.group(epilog=_notify_epilog())
 def config() -> None:
     """Mail settings (SMTP to send, IMAP for pbem watch, the notify command)."""
 
@@ -268,8 +311,9 @@ def config_show(as_json: bool) -> None:
 @click.option(
     "--store-in-clear", is_flag=True, help="Allow storing a password in the settings file."
 )
+@json_option
 @reports_errors
-def config_set(key: str, value: str | None, store_in_clear: bool) -> None:
+def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool) -> None:
     """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...)."""
     settings = mail_config.load()
     if value is None:
@@ -280,13 +324,16 @@ def config_set(key: str, value: str | None, store_in_clear: bool) -> None:
     mail_config.set_value(settings, key, value, store_in_clear=store_in_clear)
     path = mail_config.save(settings)
     shown = "(stored)" if key.endswith(".password") and value else value
-    click.echo(f"{key} = {shown}   (in {path})")
+    emit(
+        as_json, {"key": key, "value": shown, "file": str(path)}, [f"{key} = {shown}   (in {path})"]
+    )
 
 
 @config.command("unset")
 @click.argument("key")
+@json_option
 @reports_errors
-def config_unset(key: str) -> None:
+def config_unset(key: str, as_json: bool) -> None:
     """Put KEY back to its default."""
     settings = mail_config.load()
     section, _, name = key.partition(".")
@@ -296,5 +343,7 @@ def config_unset(key: str) -> None:
     if model is None or field not in type(model).model_fields:
         raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
     mail_config.set_value(settings, key, str(getattr(model, field)), store_in_clear=True)
-    mail_config.save(settings)
-    click.echo(f"{key} is back to its default")
+    path = mail_config.save(settings)
+    emit(
+        as_json, {"key": key, "default": True, "file": str(path)}, [f"{key} is back to its default"]
+    )

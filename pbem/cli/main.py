@@ -1,5 +1,7 @@
 """``pbem``: the command line. Each command parses, calls the core, prints what happened
-and what to do next. Exit codes: 0 done, 1 rejected, 2 usage or I/O error, 3 a bug.
+and what to do next. Exit codes (the README's table, held by every command): 0 done,
+1 a file, move or input was refused, 2 usage or I/O error, 3 a bug in pbem. With
+``--json`` every error, a usage error included, is one JSON object on stdout.
 
 Commands are imported only when they run (``pbem --version`` imports none of them), so
 that start-up costs what the command needs and no more."""
@@ -7,6 +9,9 @@ that start-up costs what the command needs and no more."""
 from __future__ import annotations
 
 import importlib
+import json
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -52,6 +57,21 @@ class Lazy(click.Group):
         module, _, attr = target.partition(":")
         command: Any = getattr(importlib.import_module(module), attr)
         return command
+
+    def main(self, args: Sequence[str] | None = None, *more: Any, **extra: Any) -> Any:
+        """As click's, except that with ``--json`` a usage error (a missing argument, an
+        unknown option) is a JSON object on stdout, like every other error, exit 2."""
+        argv = list(args) if args is not None else sys.argv[1:]
+        if "--json" not in argv or more or extra.get("standalone_mode") is False:
+            return super().main(args, *more, **extra)
+        try:
+            return super().main(argv, *more, **{**extra, "standalone_mode": False})
+        except click.ClickException as exc:
+            report = {"ok": False, "error": exc.format_message(), "step": None, "seat": None}
+            click.echo(json.dumps(report, indent=1, sort_keys=True))
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            sys.exit(130)
 
 
 @click.group(cls=Lazy)

@@ -91,11 +91,20 @@ def _from_file(
 
 
 def _list(as_json: bool) -> None:
+    report, lines = installed()
+    lines.append("Read a game's rules with: pbem rules GAME [SECTION|TOPIC]")
+    emit(as_json, {"rulesets": report}, lines)
+
+
+def installed() -> tuple[list[dict[str, Any]], list[str]]:
+    """Every installed ruleset with its options (allowed values, defaults) and its notice
+    about the data it plays with: for ``pbem rules`` and ``pbem new --help``."""
     report = []
     lines = []
     for ruleset_id, target in sorted(registry.available().items()):
         ruleset = registry.instance(target)
         options = [o.model_dump() for o in ruleset.options_help()]
+        notice = ruleset.notice({})
         report.append(
             {
                 "id": ruleset.id,
@@ -105,6 +114,7 @@ def _list(as_json: bool) -> None:
                 "seats": [ruleset.min_seats, ruleset.max_seats],
                 "options": options,
                 "topics": [t.name for t in ruleset.topics(None)],
+                "notice": notice,
             }
         )
         lines.append(
@@ -116,8 +126,9 @@ def _list(as_json: bool) -> None:
             lines.append(f"  --option {o.name}={o.values} (default: {o.default}): {o.help}")
         if not options:
             lines.append("  no options")
-    lines.append("Read a game's rules with: pbem rules GAME [SECTION|TOPIC]")
-    emit(as_json, {"rulesets": report}, lines)
+        if notice:
+            lines.append(f"  note: {notice}")
+    return report, lines
 
 
 def _section(section: Section) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from pbem.cli.common import reports_errors
+from pbem.cli.common import emit, json_option, reports_errors
 from pbem.core import registry
 from pbem.core.errors import Rejected
 from pbem.core.files import atomic_write
@@ -60,8 +60,9 @@ def _text(schema: dict[str, Any]) -> str:
     "--dir", "directory", type=click.Path(path_type=Path), help="Default: the project's schemas/."
 )
 @click.option("--check", is_flag=True, help="Fail if the files differ from the models.")
+@json_option
 @reports_errors
-def schema(directory: Path | None, check: bool) -> None:
+def schema(directory: Path | None, check: bool, as_json: bool) -> None:
     """Write the JSON Schemas of the file format, identity cards and rulesets."""
     directory = directory or resource_dir("schemas")
     wanted = {f"{stem}.json": _text(s) for stem, s in all_schemas().items()}
@@ -77,7 +78,8 @@ def schema(directory: Path | None, check: bool) -> None:
                 f"schemas in {directory} are out of date: {', '.join(stale + extra)}; "
                 "run 'pbem schema'"
             )
-        click.echo(f"{len(wanted)} schemas in {directory} are up to date")
+        report = {"dir": str(directory), "schemas": sorted(wanted), "up_to_date": True}
+        emit(as_json, report, [f"{len(wanted)} schemas in {directory} are up to date"])
         return
     directory.mkdir(parents=True, exist_ok=True)
     for name, text in wanted.items():
@@ -85,4 +87,5 @@ def schema(directory: Path | None, check: bool) -> None:
     for path in directory.glob("*.json"):
         if path.name not in wanted:
             path.unlink()
-    click.echo(f"wrote {len(wanted)} schemas to {directory}")
+    report = {"dir": str(directory), "schemas": sorted(wanted), "wrote": len(wanted)}
+    emit(as_json, report, [f"wrote {len(wanted)} schemas to {directory}"])

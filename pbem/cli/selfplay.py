@@ -6,10 +6,9 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.common import emit, json_option, option_pairs, reports_errors
+from pbem.cli.common import emit, json_option, reports_errors, ruleset_options
 from pbem.core import registry
 from pbem.core.errors import UsageError
-from pbem.core.rules import RulesError
 from pbem.core.selfplay import play_game
 
 
@@ -37,10 +36,7 @@ def selfplay(
     rules = registry.get(ruleset)
     if not rules.min_seats <= players <= rules.max_seats:
         raise UsageError(f"{ruleset} takes {rules.min_seats} to {rules.max_seats} players")
-    try:
-        parsed = rules.parse_options(option_pairs(options))
-    except RulesError as exc:
-        raise UsageError(str(exc)) from exc
+    parsed = ruleset_options(rules, options)
     reports = []
     lines = []
     for k in range(games):

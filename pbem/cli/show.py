@@ -16,6 +16,7 @@ import click
 
 from pbem.cli.common import (
     emit,
+    emit_refused,
     export_place,
     game_argument,
     identity,
@@ -23,6 +24,7 @@ from pbem.cli.common import (
     open_game,
     reports_errors,
 )
+from pbem.cli.progress import Progress
 from pbem.core import gamefile
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.files import write_new
@@ -65,7 +67,7 @@ def show(
 ) -> None:
     """Draw the game: the board, the players, what is awaited, and the audited history
     with every position to step through."""
-    store = Store()
+    store = Store(progress=Progress())
     try:
         opened = open_game(store, target)
         game, source, notes = opened.head.file(), opened.source, opened.notes(store)
@@ -86,24 +88,29 @@ def show(
     else:
         name = source.name if source is not None else short_id(game.genesis.game)
         text = page_html(history, position, source=name, reader=seat)
-    if output is not None and str(output) == "-":
-        click.echo(text, nl=False)
-    else:
-        target_path = _write(text, output, place, len(game.steps), as_name, svg_only)
-        report = {
-            "wrote": str(target_path),
-            "step": position.index + 1,
-            "verified": history.verified,
-            "failure": history.failure,
-            "private_to": seat.name if seat else None,
-        }
-        kind = "board" if svg_only else "page"
-        audience = f"private to {seat.name}" if seat else "public"
-        line = f"wrote {target_path} ({kind}, {audience}, after step {position.index + 1})"
-        emit(as_json, report, [*notes, line])
+    failure = None
     if not history.verified:
         shown = "before it" if history.failed_at is not None else "recomputed"
-        raise Rejected(f"{history.failure} (the page shows the verified steps {shown})")
+        failure = Rejected(f"{history.failure} (the page shows the verified steps {shown})")
+    if output is not None and str(output) == "-":
+        click.echo(text, nl=False)
+        if failure is not None:
+            raise failure
+        return
+    target_path = _write(text, output, place, len(game.steps), as_name, svg_only)
+    report = {
+        "wrote": str(target_path),
+        "step": position.index + 1,
+        "verified": history.verified,
+        "failure": history.failure,
+        "private_to": seat.name if seat else None,
+    }
+    kind = "board" if svg_only else "page"
+    audience = f"private to {seat.name}" if seat else "public"
+    line = f"wrote {target_path} ({kind}, {audience}, after step {position.index + 1})"
+    if failure is not None:
+        emit_refused(as_json, report, [*notes, line], failure)
+    emit(as_json, report, [*notes, line])
 
 
 def _write(

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.common import emit, json_option, reports_errors
+from pbem.cli.common import emit, emit_refused, json_option, reports_errors
+from pbem.cli.progress import Progress
 from pbem.core import gamefile, registry
 from pbem.core.audit import compare_files
 from pbem.core.author import describe_awaiting
@@ -26,7 +27,7 @@ def verify(files: tuple[Path, ...], as_json: bool) -> None:
     results = []
     lines = []
     for path, game in zip(files, games, strict=True):
-        replay = replay_file(game, registry.get(game.genesis.ruleset.id))
+        replay = replay_file(game, registry.get(game.genesis.ruleset.id), Progress())
         results.append({"file": str(path), "steps": len(replay.steps), "ok": True})
         lines.append(f"{path}: OK, {len(replay.steps)} steps verified; {describe_awaiting(replay)}")
     findings = compare_files(games, [str(f) for f in files]) if len(files) > 1 else []
@@ -35,7 +36,7 @@ def verify(files: tuple[Path, ...], as_json: bool) -> None:
         "files": results,
         "findings": [{"relation": f.relation, "message": f.message} for f in findings],
     }
-    emit(as_json, report, lines)
     bad = [f for f in findings if f.relation in {"fork", "equivocation"}]
     if bad:
-        raise Rejected(bad[0].message, detail=bad[0].proof)
+        emit_refused(as_json, report, lines, Rejected(bad[0].message, detail=bad[0].proof))
+    emit(as_json, report, lines)

@@ -228,6 +228,7 @@ def _envelope(
     clock: Clock,
     journal: Journal | None = None,
     same: Callable[[Any], bool] | None = None,
+    notes: list[dict[str, Any]] | None = None,
 ) -> None:
     aw = replay.awaiting
     assert aw is not None
@@ -240,6 +241,7 @@ def _envelope(
         "seat": seat,
         "body": body,
         "preimage": preimage,
+        "notes": notes or [],
     }
     item = _publish(replay, identity, Envelope, fields, clock, journal, same or _same_body(body))
     replay.add_envelope(item)
@@ -254,6 +256,7 @@ def _entry(
     clock: Clock,
     journal: Journal | None = None,
     same: Callable[[Any], bool] | None = None,
+    notes: list[dict[str, Any]] | None = None,
 ) -> None:
     aw = replay.awaiting
     assert aw is not None
@@ -264,6 +267,7 @@ def _entry(
         "seat": seat,
         "body": body,
         "preimage": next_preimage(replay, identity, seat),
+        "notes": notes or [],
     }
     same = same or _same_body(body)
     replay.add(_publish(replay, identity, Entry, fields, clock, journal, same))
@@ -344,10 +348,12 @@ def act(
     entropy: Entropy = os.urandom,
     clock: Clock = utc_now,
     journal: Journal | None = None,
+    notes: list[dict[str, Any]] | None = None,
 ) -> None:
-    """Sign the seat's decision: a turn entry, an open envelope, or a sealed commitment.
-    With a ``journal``, signing the same decision again gives what was signed before, and
-    signing a different one is refused (DESIGN §10)."""
+    """Sign the seat's decision: a turn entry, an open envelope, or a sealed commitment,
+    with ``notes`` (``pbem.core.notes``: JSON as signed) if any. With a ``journal``,
+    signing the same decision again gives what was signed before (its notes included),
+    and signing a different one is refused (DESIGN §10)."""
     seat = seat_of(replay, identity)
     aw = replay.awaiting
     if aw is None or seat not in replay.remaining() or aw.kind not in {"turn", "batch"}:
@@ -363,9 +369,9 @@ def act(
         raise Rejected(str(exc)) from exc
     data = replay.rules.dump_action(action)
     if aw.kind == "turn":
-        _entry(replay, identity, seat, "turn", {"action": data}, clock, journal)
+        _entry(replay, identity, seat, "turn", {"action": data}, clock, journal, notes)
     elif aw.decision.startswith("act:"):
-        _envelope(replay, identity, seat, {"action": data}, clock, journal)
+        _envelope(replay, identity, seat, {"action": data}, clock, journal, notes=notes)
     else:
         key = seal_key_for(replay, identity, seat, aw.parent, aw.decision)
         body = seal(key, replay.genesis.game, aw.parent, seat, aw.decision, data, entropy)
@@ -376,7 +382,7 @@ def act(
             )
             return canonical(opened) == canonical(data)
 
-        _envelope(replay, identity, seat, body, clock, journal, same)
+        _envelope(replay, identity, seat, body, clock, journal, same, notes)
 
 
 def own_sealed_action(replay: Replay, identity: Identity) -> Any | None:

@@ -9,10 +9,21 @@ class PbemError(Exception):
 
     exit_code = 1
 
-    def __init__(self, message: str, *, detail: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        detail: str | None = None,
+        step: int | None = None,
+        seat: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.detail = detail
         """Evidence printed after the one-line message (e.g. two signed steps)."""
+        self.step = step
+        """The step concerned, numbered from 1 as people read it, when there is one."""
+        self.seat = seat
+        """The seat concerned, when there is one."""
 
 
 class Rejected(PbemError):

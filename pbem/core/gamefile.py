@@ -36,6 +36,7 @@ from pbem.core.canonical import (
 )
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.keys import IdentityCard
+from pbem.core.notes import Notes
 
 FORMAT = "pbem/1"
 S = TypeVar("S", bound="Signed")
@@ -177,6 +178,7 @@ class Entry(Signed):
     time: Time
     body: dict[str, Any]
     preimage: Key
+    notes: Notes = Field(description="notes and press (pbem.core.notes), usually none")
     signature: Sig
 
     def signing_kind(self) -> str:
@@ -200,6 +202,7 @@ class Envelope(Signed):
     time: Time
     body: dict[str, Any]
     preimage: _binary(32, optional=True)  # type: ignore[valid-type]
+    notes: Notes = Field(description="notes and press (pbem.core.notes), usually none")
     signature: Sig
 
 

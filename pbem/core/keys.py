@@ -582,6 +582,11 @@ class Keyring:
         return card
 
     def _missing(self, name: str) -> UsageError:
+        if self._card_path(name) is not None:
+            return UsageError(
+                f"{name!r} is another player's card (imported), not an identity of yours: "
+                "pbem signs only as your own identities (marked * in pbem key list)"
+            )
         return UsageError(
             f"no identity {name!r} in the keyring at {self.home}; "
             f"create one with 'pbem key new {name} --email ADDRESS'"

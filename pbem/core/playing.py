@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.core.author import act, automatic, describe_awaiting, seat_of
-from pbem.core.errors import Rejected
+from pbem.core.errors import Rejected, UsageError
 from pbem.core.journal import Journal
 from pbem.core.keys import Identity
+from pbem.core.notes import check_text, seal_note
 from pbem.core.position import Position
 from pbem.core.rules import RulesError
 from pbem.core.store import Store
@@ -28,18 +30,61 @@ class Played:
     made: int
 
 
-def play_moves(store: Store, game: str, me: Identity, moves: list[str], source: str) -> Played:
+@dataclass
+class Note:
+    """A note to sign with the first move: for everyone, or sealed ``to`` one player."""
+
+    text: str
+    to: str | None = None
+
+    def check(self, pos: Position, seat: int) -> int | None:
+        """Refuse a note the format would refuse, before anything is signed; the seat it
+        is sealed to, if any."""
+        try:
+            check_text(self.text)
+        except ValueError as exc:
+            raise UsageError(f"--note: {exc}") from exc
+        if self.to is None:
+            return None
+        names = pos.names
+        if self.to not in names or names.index(self.to) == seat:
+            others = ", ".join(n for i, n in enumerate(names) if i != seat)
+            raise UsageError(f"--note-to {self.to!r}: not another player of this game ({others})")
+        return names.index(self.to)
+
+    def signed_form(self, pos: Position, seat: int) -> dict[str, Any]:
+        """The note's JSON as signed into the step about to be made (``pbem.core.notes``)."""
+        to = self.check(pos, seat)
+        if to is None:
+            return {"kind": "public", "text": self.text}
+        card = pos.cards[to]
+        assert pos.awaiting is not None
+        return seal_note(card.box_key, self.text, pos.genesis.game, pos.awaiting.parent, seat, to)
+
+
+def play_moves(
+    store: Store,
+    game: str,
+    me: Identity,
+    moves: list[str],
+    source: str,
+    note: Note | None = None,
+) -> Played:
     """Make the automatic steps ``me`` owes, then play ``moves`` (in the game's notation)
     in order until the game must wait for others, signing each on the store's newest head
-    and keeping it there (journal first) in one transaction. Nothing is kept if any move is
-    refused."""
+    and keeping it there (journal first) in one transaction; ``note`` is signed into the
+    first. Nothing is kept if any move is refused."""
+    if note is not None and not moves:
+        raise UsageError("a note is signed into a move: give the move too")
     with store.writing():
         pos = store.head(game).position
         seat = seat_of(pos, me)
+        if note is not None:
+            note.check(pos, seat)
         journal = Journal(store)
         made = automatic(pos, me, journal=journal)
         if moves and seat not in pos.remaining():
-            raise Rejected(_not_yours(journal, pos, seat, moves[0]))
+            raise Rejected(_not_yours(journal, pos, seat, moves[0]), **_at(pos, seat))
         done: list[str] = []
         left: list[str] = []
         for k, move in enumerate(moves):
@@ -49,8 +94,14 @@ def play_moves(store: Store, game: str, me: Identity, moves: list[str], source: 
             try:
                 parsed = pos.rules.parse_action(pos.state, seat, move)
             except RulesError as exc:
-                raise Rejected(f"{shown(move)}: {exc}") from exc
-            act(pos, me, parsed, journal=journal)
+                raise Rejected(f"{shown(move)}: {exc}", **_at(pos, seat)) from exc
+            notes = [note.signed_form(pos, seat)] if note is not None and not done else []
+            try:
+                act(pos, me, parsed, journal=journal, notes=notes)
+            except Rejected as exc:
+                if exc.step is None:
+                    exc.step, exc.seat = _at(pos, seat)["step"], seat
+                raise
             done.append(move)
             made += automatic(pos, me, journal=journal)
         if not done and not made:
@@ -77,6 +128,11 @@ def sign_in_store(
         automatic(pos, me, journal=journal)
         store.save(pos, source)
     return pos, said
+
+
+def _at(pos: Position, seat: int) -> dict[str, int]:
+    """Where a refused move would have gone: the step it would make (or join), the seat."""
+    return {"step": pos.count + (pos.batch is None), "seat": seat}
 
 
 def _not_yours(journal: Journal, pos: Position, seat: int, move: str) -> str:

@@ -28,6 +28,7 @@ from pbem.core.errors import Rejected
 from pbem.core.gamefile import Batch, CachedState, Entry, Envelope, Genesis, Signed, signing_message
 from pbem.core.gamefile import step_hash as hash_of
 from pbem.core.keys import IdentityCard
+from pbem.core.notes import check_notes
 from pbem.core.randomness import Rng, chain_step, draw_value
 from pbem.core.rules import (
     Chance,
@@ -85,6 +86,8 @@ class Record:
     seats: list[int]
     summary: str
     hash: str
+    consequences: list[str] = field(default_factory=list)
+    """What followed by itself (``Ruleset.consequences``): coins paid out, cards handed on."""
 
 
 @dataclass
@@ -410,8 +413,12 @@ class Position:
             )
         try:
             verify_signature(signer_card(self, seat).sign_key, item)
-        except Rejected as exc:
+        except Rejected as exc:  # a StepRejected, so that --json can name step and seat
             raise StepRejected(index, seat, self.names, "bad signature") from exc
+        try:
+            check_notes(item.notes, seat, len(self.names))
+        except Rejected as exc:
+            raise StepRejected(index, seat, self.names, str(exc)) from exc
         if seat >= len(self.cards):  # a referee: it keeps no beacon chain here
             return b""
         if isinstance(item, Envelope) and item.decision == "join":

@@ -8,6 +8,7 @@ position started at the genesis that keeps the steps it took, so it can compare 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,9 @@ from pbem.core.errors import Rejected
 from pbem.core.gamefile import FORMAT, Batch, CachedState, Entry, Envelope, GameFile, Genesis
 from pbem.core.position import Awaiting, Position, Record, StepRejected
 from pbem.core.rules import Ruleset
+
+Progress = Callable[[int, int], None]
+"""Told ``(k, n)`` after step k of n is verified: a command's progress line (no global)."""
 
 __all__ = ["Awaiting", "Record", "Replay", "StepRejected", "first_difference", "replay_file"]
 
@@ -40,14 +44,16 @@ class Replay(Position):
         else:
             self.steps[-1] = self.last
 
-    def extend(self, game: GameFile) -> None:
+    def extend(self, game: GameFile, progress: Progress | None = None) -> None:
         """Verify a newer copy of this game and take its new steps and envelopes, as a
         recipient does who already verified the copy before: the prefix must be the same.
-        Then its cached state must be the replay's."""
-        self.take(game.genesis, game.steps)
+        Then its cached state must be the replay's. ``progress(k, n)`` is told each step."""
+        self.take(game.genesis, game.steps, progress)
         self.check_cached(game.state)
 
-    def take(self, genesis: Genesis, steps: list[Entry | Batch]) -> None:
+    def take(
+        self, genesis: Genesis, steps: list[Entry | Batch], progress: Progress | None = None
+    ) -> None:
         """Verify and take the steps and envelopes that ``steps`` holds beyond this replay's
         (``extend`` without a cached state: for merges, which make a version nobody sent)."""
         if genesis != self.genesis:
@@ -80,8 +86,10 @@ class Replay(Position):
                     self.add_envelope(env)
                 continue
             raise StepRejected(i, None, self.names, "differs from the copy verified before (fork)")
-        for step in steps[known:]:
+        for k, step in enumerate(steps[known:], known + 1):
             self.add(step)
+            if progress is not None:
+                progress(k, len(steps))
 
     def check_cached(self, state: CachedState) -> None:
         """The file's cached state must be the replay's, byte for byte (``false`` is not
@@ -130,8 +138,8 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def replay_file(game: GameFile, rules: Ruleset) -> Replay:
+def replay_file(game: GameFile, rules: Ruleset, progress: Progress | None = None) -> Replay:
     """Verify a whole file: every step, then the cached state against the replay."""
     replay = Replay.start(game.genesis, rules)
-    replay.extend(game)
+    replay.extend(game, progress)
     return replay

@@ -65,6 +65,7 @@ def _sign(
         "seat": signer,
         "body": body,
         "preimage": preimage,
+        "notes": [],
     }
     same = same or (lambda earlier: canonical(earlier.body) == canonical(body))
     pos.add_envelope(_publish(pos, identity, Envelope, fields, clock, journal, same))

@@ -201,6 +201,11 @@ class Ruleset(ABC):
         set is combinatorial, a ruleset may return a representative sample and override
         ``random_action``; ``check`` stays the judge."""
 
+    def samples(self, state: BaseModel, seat: int) -> bool:
+        """Whether ``legal_actions`` returns a sample here rather than every legal action
+        (``pbem moves`` says so). Default: it lists them all."""
+        return False
+
     @abstractmethod
     def check(self, state: BaseModel, seat: int, action: Any) -> None:
         """Raise ``RulesError`` (citing the rule) if ``action`` is not legal for ``seat`` now."""
@@ -260,6 +265,12 @@ class Ruleset(ABC):
         """One line for logs and mail subjects; ``state`` is the state before the action."""
         return f"{names[seat]}: {self.format_action(state, seat, action)}"
 
+    def consequences(self, before: BaseModel, after: BaseModel, names: list[str]) -> list[str]:
+        """What changed in a step, in lines for ``pbem log`` and mail bodies (the summary
+        names the action; these say what followed: coins paid out, cards handed on, who
+        had to leave). Default: nothing."""
+        return []
+
     def notation_help(self, state: BaseModel, seat: int) -> str:
         """Explain the notation for the pending decision, with examples."""
         return ""
@@ -302,8 +313,15 @@ class Ruleset(ABC):
         return []
 
     def options_help(self) -> list[OptionHelp]:
-        """The options ``parse_options`` takes, for ``pbem rules``."""
+        """The options ``parse_options`` takes, for ``pbem rules`` and ``pbem new --help``.
+        Values listed as ``a|b`` or ``1-4`` are also the check (``pbem.core.options``)."""
         return []
+
+    def notice(self, options: Mapping[str, Any]) -> str:
+        """What players should be told once about the data a game with these options plays
+        with (say, a reconstructed card set): at ``pbem new``, on the page and in ``pbem
+        rules``, not in every status or mail. Default: nothing."""
+        return ""
 
     # ----- bots --------------------------------------------------------------------------------
 

@@ -128,8 +128,10 @@ def add_entry(pos: Position, entry: Entry) -> None:
     pos.latest = max(pos.latest, entry.time)
     pos.last = entry
     pos.taken.append((index, entry))
+    before = pos.state
     pos.records.append(Record(index, entry.kind, [entry.seat], summary, digest))
     kind.apply(pos, entry, prepared, link, digest, aw)
+    pos.records[-1].consequences = consequences(pos, before)
     pos.settle()
 
 
@@ -342,13 +344,21 @@ def complete_batch(pos: Position, batch: Batch, index: int) -> None:
         for seat in sorted(pos.virtual):
             if seat in pos.published:
                 pos.links[seat] = open_link(pos, seat)
+    before = pos.state
     summary = _kind(batch).complete(pos, batch, index, digest)
     seats = [e.seat for e in batch.envelopes]
     kind = batch.decision.partition(":")[0]
     if batch.envelopes:
-        pos.records.append(Record(index, kind, seats, summary, digest))
+        pos.records.append(Record(index, kind, seats, summary, digest, consequences(pos, before)))
     else:
         pos.note(summary)
+
+
+def consequences(pos: Position, before: Any) -> list[str]:
+    """What the rules did by themselves in the step just taken, for the history."""
+    if before is None or pos.state is None or before is pos.state:
+        return []
+    return pos.rules.consequences(before, pos.state, pos.names)
 
 
 def _apply_parallel(pos: Position, batch: Batch, actions: dict[int, Any]) -> str:

@@ -39,7 +39,7 @@ from pbem.core.files import write_new
 from pbem.core.gamefile import FORMAT, Batch, Entry, Envelope, GameFile, Genesis, step_hash
 from pbem.core.keys import default_home
 from pbem.core.position import Position, Record
-from pbem.core.replay import Replay, check_cached, replay_file
+from pbem.core.replay import Progress, Replay, check_cached, replay_file
 from pbem.core.storedb import connect, store_path, transaction
 
 Status = Literal["new", "updated", "merged", "duplicate", "behind"]
@@ -119,8 +119,10 @@ class _Chain:
 class Store:
     """The store under ``home`` (``PBEM_HOME`` by default)."""
 
-    def __init__(self, home: Path | None = None) -> None:
+    def __init__(self, home: Path | None = None, progress: Progress | None = None) -> None:
         self.home = home if home is not None else default_home()
+        self.progress = progress
+        """Told ``(k, n)`` as steps are verified (a command's progress line), if given."""
         self.path = store_path(self.home)
         self._db: sqlite3.Connection | None = None
         self._depth = 0
@@ -212,8 +214,11 @@ class Store:
 
     def _rebuild(self, game: str, genesis: Genesis) -> Position:
         replay = Replay.start(genesis, registry.get(genesis.ruleset.id))
-        for step in self.steps(game):
+        steps = self.steps(game)
+        for n, step in enumerate(steps, 1):
             replay.add(step)
+            if self.progress is not None:
+                self.progress(n, len(steps))
         return replay
 
     def _chain(self, game: str) -> _Chain:
@@ -257,7 +262,7 @@ class Store:
         ).fetchall()
         chain = self._chain(game)
         return [
-            Record(idx, kind, json.loads(seats), summary, chain.hashes[idx].hex())
+            Record(idx, kind, json.loads(seats), *_unlines(summary, chain.hashes[idx].hex()))
             for idx, kind, seats, summary in rows
             if idx < len(chain.hashes)
         ]
@@ -354,7 +359,7 @@ class Store:
     def _new(self, game: GameFile, label: str) -> Imported:
         rules = registry.get(game.genesis.ruleset.id)
         try:
-            replay = replay_file(game, rules)
+            replay = replay_file(game, rules, self.progress)
         except Rejected as exc:
             raise self._refuse(game, label, f"{label}: {exc}") from exc
         gid = game.genesis.game
@@ -422,7 +427,7 @@ class Store:
         ).fetchone()
         if known is None:
             try:
-                replay_file(game, registry.get(game.genesis.ruleset.id))
+                replay_file(game, registry.get(game.genesis.ruleset.id), self.progress)
             except Rejected as exc:
                 raise self._refuse(game, label, f"{label}: {exc}") from exc
         head = self.head(gid)
@@ -431,8 +436,10 @@ class Store:
     def _extend(self, game: GameFile, label: str, pos: Position, k: int) -> Imported:
         signatures = pos.signatures
         try:
-            for step in game.steps[k:]:
+            for n, step in enumerate(game.steps[k:], k + 1):
                 pos.add(step)
+                if self.progress is not None:
+                    self.progress(n, len(game.steps))
             check_cached(pos, game.state)
         except Rejected as exc:
             raise self._refuse(game, label, f"{label}: {exc}") from exc
@@ -478,7 +485,7 @@ class Store:
         itself (else it is only a bad file), then it is a fork or an equivocation."""
         gid = game.genesis.game
         try:
-            replay_file(game, registry.get(game.genesis.ruleset.id))
+            replay_file(game, registry.get(game.genesis.ruleset.id), self.progress)
         except Rejected as exc:
             raise self._refuse(game, label, f"{label}: {exc}") from exc
         stored = self.steps(gid, k + 1)
@@ -524,7 +531,7 @@ class Store:
             db.execute(
                 "INSERT OR REPLACE INTO records (game, idx, kind, seats, summary) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (gid, record.index, record.kind, json.dumps(record.seats), record.summary),
+                (gid, record.index, record.kind, json.dumps(record.seats), _lines(record)),
             )
         new, pos.taken, pos.records = pos.records, [], []
         self._checkpoint(gid, pos)
@@ -609,6 +616,16 @@ def _seen_head(game: GameFile, chain: list[bytes]) -> str:
     complete = index < len(chain) - 1 and _known_prefix(game.steps[index:], chain[index:]) == 1
     last = game.steps[index]
     return last.parent if isinstance(last, Batch) and not complete else step_hash(last)
+
+
+def _lines(record: Record) -> str:
+    """A record's summary and consequences, one per line, as the records table keeps them."""
+    return "\n".join([record.summary, *record.consequences])
+
+
+def _unlines(text: str, digest: str) -> tuple[str, str, list[str]]:
+    summary, *consequences = text.split("\n")
+    return summary, digest, consequences
 
 
 def _last(game: GameFile) -> bytes:

@@ -5,7 +5,9 @@ Pure: a game's head in (its verified position, its history, its file), an
 job. Subject and body come from the jinja2 templates in ``templates/mail/`` so that they can
 be reworded without touching code. The file travels as an ``application/json`` attachment
 whose name says which game and which version it is, so a player can tell a stale copy from
-a new one in any mail client before pbem even reads it.
+a new one in any mail client before pbem even reads it. The public board page (``pbem
+show`` without ``--as``: what every player may see, never anyone's private knowledge) goes
+along as a second attachment, so the board can be seen without running pbem.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import jinja2
 
 from pbem.core.author import describe_awaiting
 from pbem.core.keys import IdentityCard
+from pbem.core.logbook import with_open_batch
+from pbem.core.notes import step_notes
 from pbem.core.position import Position, Record
 from pbem.core.store import Head, short_id
 from pbem.mail.config import Smtp
@@ -42,12 +46,22 @@ def needs_decision(replay: Position) -> bool:
     return aw is not None and (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
 
 
-def attachment_name(head: Head) -> str:
+def attachment_name(head: Head, suffix: str = ".json") -> str:
     """``<ruleset>-<short game id>-s<step>-<short head hash>.json``: the step as ``pbem
-    log`` and the subject number it."""
+    log`` and the subject number it (``.html`` for its page)."""
     pos = head.position
     game = short_id(pos.genesis.game)
-    return f"{pos.rules.id}-{game}-s{pos.count:04d}-{head.digest[:8]}.json"
+    return f"{pos.rules.id}-{game}-s{pos.count:04d}-{head.digest[:8]}{suffix}"
+
+
+def public_page(head: Head) -> str:
+    """The page ``pbem show`` draws without ``--as``: public information only (no
+    identity is given to the walk, so nothing private can be decrypted into it)."""
+    from pbem.view.history import walk  # the viewer is needed only when mail is composed
+    from pbem.view.render import page_html
+
+    history = walk(head.file(), None)
+    return page_html(history, history.position(None), source=attachment_name(head), reader=None)
 
 
 def choose_recipients(
@@ -56,8 +70,15 @@ def choose_recipients(
     to: Literal["awaited", "all"],
     cc: Literal["others", "none"],
 ) -> Recipients:
-    """The awaited seats (everyone once the game is over, or with ``to="all"``) in To, the
-    other players in Cc unless ``cc="none"``; never the sender."""
+    """Every seat of the decision awaited now in To (everyone once the game is over, or
+    with ``to="all"``), the other players in Cc unless ``cc="none"``; never the sender.
+
+    For a parallel decision that is every seat asked, not only those still missing: each
+    seat's robot merges the envelopes as they come and makes its own next step (a reveal,
+    a beacon link, its shares) the moment it is due, so everyone must get every envelope
+    (issue 17: one decision, one mail per player per round). Nobody is mailed while the
+    sender alone is awaited: the decision is the sender's own. While a called seat's
+    escrow is being opened, the escrow holders are the awaited."""
     seats = replay.cards
     mine = me.sign_key if me is not None else None
     everyone = [c for c in seats if c.sign_key != mine]
@@ -69,7 +90,11 @@ def choose_recipients(
         holders = [signer_card(replay, s) for s in replay.demand.seats]
         others = [c for c in everyone if c not in holders] if cc == "others" else []
         return Recipients([c for c in holders if c.sign_key != mine], others)
-    awaited = [seats[s] for s in replay.remaining() if seats[s].sign_key != mine]
+    remaining = [seats[s] for s in replay.remaining() if s < len(seats)]
+    if not remaining or all(c.sign_key == mine for c in remaining):
+        return Recipients([], [])
+    asked = replay.awaiting.seats if replay.awaiting is not None else ()
+    awaited = [seats[s] for s in asked if s < len(seats) and seats[s].sign_key != mine]
     others = [c for c in everyone if c not in awaited] if cc == "others" else []
     return Recipients(awaited, others)
 
@@ -92,7 +117,7 @@ def _last_acted(records: list[Record], seat: int) -> int:
 
 
 def _history(
-    replay: Position, records: list[Record], readers: list[int]
+    replay: Position, records: list[Record], readers: list[int], steps: list[Any]
 ) -> tuple[str, list[dict[str, Any]], int]:
     """The steps from the one where the least recent reader last acted (included: for a
     parallel step it shows what the others chose), marked per reader; numbered from 1."""
@@ -103,8 +128,15 @@ def _history(
     lines = []
     for record in (r for r in records if r.index >= start):
         marks = [replay.names[s] for s, i in last.items() if i == record.index]
+        notes = [n.line(replay.names) for n in step_notes(steps[record.index])]
         lines.append(
-            {"index": record.index + 1, "summary": record.summary, "marks": ", ".join(marks)}
+            {
+                "index": record.index + 1,
+                "summary": record.summary,
+                "marks": ", ".join(marks),
+                "notes": notes,
+                "consequences": record.consequences,
+            }
         )
     skipped = max(0, len(lines) - HISTORY_LINES)
     return since, lines[skipped:], skipped
@@ -124,7 +156,8 @@ def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
     seats = replay.cards
     keys = [c.sign_key for c in seats]
     readers = [keys.index(c.sign_key) for c in recipients.to if c.sign_key in keys]
-    since, history, skipped = _history(replay, head.records, readers)
+    records = with_open_batch(replay, head.records)
+    since, history, skipped = _history(replay, records, readers, head.store.steps(head.game))
     automatic = not needs_decision(replay)
     remaining = set(replay.remaining())
     context = {
@@ -141,6 +174,7 @@ def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
         "skipped": skipped,
         "board": replay.rules.render_text(replay.state, replay.names) if replay.state else "",
         "attachment": attachment_name(head),
+        "page": attachment_name(head, ".html"),
         "actors": [
             {"name": replay.names[s], "automatic": automatic} for s in readers if s in remaining
         ],
@@ -152,7 +186,8 @@ def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
 
 
 def compose(head: Head, sender: str, recipients: Recipients) -> EmailMessage:
-    """The message: templates for subject and body, the game file attached as JSON."""
+    """The message: templates for subject and body, the game file attached as JSON and its
+    public page as HTML."""
     replay = head.position
     subject, body = render(head, sender, recipients)
     msg = EmailMessage()
@@ -173,6 +208,9 @@ def compose(head: Head, sender: str, recipients: Recipients) -> EmailMessage:
         maintype="application",
         subtype="json",
         filename=attachment_name(head),
+    )
+    msg.add_attachment(
+        public_page(head), subtype="html", cte="base64", filename=attachment_name(head, ".html")
     )
     return msg
 

@@ -12,6 +12,7 @@ from typing import Any
 from pbem.core.errors import PbemError
 from pbem.core.keys import IdentityCard
 from pbem.core.store import Imported, Store, short_id
+from pbem.core.words import plural
 from pbem.mail.compose import needs_decision
 from pbem.mail.extract import find_games
 
@@ -45,6 +46,12 @@ def awaits(imported: Imported, me: IdentityCard | None) -> bool:
     )
 
 
+def _updated(imported: Imported) -> str:
+    if imported.new_steps:
+        return plural(len(imported.new_steps), "new step")
+    return plural(imported.envelopes_added, "new envelope")
+
+
 def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any], str]:
     """One game's outcome, as a JSON report and as one line."""
     replay = imported.head.position
@@ -63,13 +70,13 @@ def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any
     }
     what = {
         "new": f"new game, at step {replay.count}",
-        "updated": f"{len(imported.new_steps)} new step(s)",
-        "merged": f"merged {imported.envelopes_added} envelope(s)",
+        "updated": _updated(imported),
+        "merged": f"merged {plural(imported.envelopes_added, 'envelope')}",
         "duplicate": "nothing new (seen before)",
-        "behind": f"an older copy ({imported.behind} step(s) behind yours): nothing new",
+        "behind": f"an older copy ({plural(imported.behind, 'step')} behind yours): nothing new",
     }[imported.status]
     if imported.status == "merged" and imported.new_steps:
-        what += f", {len(imported.new_steps)} step(s) completed"
+        what += f", {plural(len(imported.new_steps), 'step')} completed"
     if replay.result is not None:
         tail = "the game is over"
     elif mine and needs_decision(replay):

@@ -23,6 +23,13 @@ class Memory:
         ).fetchone()
         return row[1] if row and row[0] == uidvalidity else 0
 
+    def last_read(self, key: str) -> tuple[int, int]:
+        """The UIDVALIDITY and the last UID taken from mailbox ``key`` ((0, 0): none)."""
+        row = self.store.db.execute(
+            "SELECT uidvalidity, last FROM mailboxes WHERE key = ?", (key,)
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, 0)
+
     def read_up_to(self, key: str, uidvalidity: int, uid: int) -> None:
         with self.store.writing():
             self.store.db.execute(

@@ -25,25 +25,49 @@ import hashlib
 import os
 import shlex
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.core.author import automatic, utc_now
+from pbem.core.author import automatic, describe_awaiting, utc_now
 from pbem.core.dropouts import due, waiting
 from pbem.core.errors import PbemError
 from pbem.core.journal import Journal
 from pbem.core.keys import Identity
 from pbem.core.rescue import callers
 from pbem.core.store import Head, Store, short_id
+from pbem.core.words import plural
 from pbem.mail import transport
 from pbem.mail.compose import message_for, needs_decision, reminder_for
 from pbem.mail.config import MailConfig
 from pbem.mail.extract import parse_message
 from pbem.mail.inbox import describe, import_message
 from pbem.mail.memory import Memory
+from pbem.mail.waiting import Waiter, Woken
 
 NOTIFY_TIMEOUT = 60
+
+#: What the notify command is told, in its environment (``pbem config --help`` lists them).
+NOTIFY_VARIABLES = {
+    "PBEM_GAME": "the game's full id",
+    "PBEM_SHORT_ID": "its short id, to type: pbem moves -- $PBEM_SHORT_ID",
+    "PBEM_RULESET": "the ruleset (rattaneer, rattus, ...)",
+    "PBEM_STEP": "the step the game is at, as pbem log numbers it",
+    "PBEM_AWAITING": "who must do what, in words",
+}
+
+
+def notify_variables(head: Head) -> dict[str, str]:
+    """The environment of the notify command for this position (``NOTIFY_VARIABLES``)."""
+    pos = head.position
+    return {
+        "PBEM_GAME": head.game,
+        "PBEM_SHORT_ID": short_id(head.game),
+        "PBEM_RULESET": pos.rules.id,
+        "PBEM_STEP": str(pos.count),
+        "PBEM_AWAITING": describe_awaiting(pos),
+    }
 
 
 @dataclass
@@ -66,6 +90,7 @@ class Robot:
         config: MailConfig,
         smtp_password: str | None,
         imap_password: str | None,
+        tell: Callable[[str], None] = lambda line: None,
     ) -> None:
         self.me = me
         self.config = config
@@ -73,6 +98,12 @@ class Robot:
         self.memory = Memory(self.store)
         self._smtp_password = smtp_password
         self._imap_password = imap_password
+        self.waiter = Waiter(config.imap, imap_password, tell)
+
+    def wait(self, seconds: float) -> Woken:
+        """Until mail may have come (IMAP IDLE), or ``seconds`` (``pbem.mail.waiting``)."""
+        uidvalidity, last = self.memory.last_read(transport.mailbox_key(self.config.imap))
+        return self.waiter.wait(seconds, uidvalidity, last)
 
     # ----- one pass --------------------------------------------------------------------------
 
@@ -88,6 +119,8 @@ class Robot:
         try:
             with transport.Mailbox(self.config.imap, self._imap_password) as box:
                 last = self.memory.mailbox(box.key, box.uidvalidity)
+                if self.memory.last_read(box.key) != (box.uidvalidity, last):
+                    self.memory.read_up_to(box.key, box.uidvalidity, last)  # a new mailbox
                 for uid in box.uids_after(last):
                     raw = box.fetch(uid)
                     self._take(raw, f"{box.key} UID {uid}", report)
@@ -133,7 +166,9 @@ class Robot:
                 self.store.save(pos, "made by pbem watch")
         if made:
             head = self.store.head(game)
-            report.lines.append(f"{pos.rules.id} {short_id(game)}: made {made} automatic step(s)")
+            report.lines.append(
+                f"{pos.rules.id} {short_id(game)}: made {plural(made, 'automatic step')}"
+            )
             self._queue(message_for(head, self.me.card, self.config.smtp))
         mine = self.me.card.sign_key in [keys[s] for s in head.position.remaining()]
         who = self.me.card.fingerprint  # one home may hold several players
@@ -171,12 +206,7 @@ class Robot:
         )
         if not self.config.notify:
             return
-        env = {
-            **os.environ,
-            "PBEM_GAME": game,
-            "PBEM_RULESET": pos.rules.id,
-            "PBEM_FILE": short_id(game),
-        }
+        env = {**os.environ, **notify_variables(head)}
         try:
             done = subprocess.run(
                 shlex.split(self.config.notify), env=env, timeout=NOTIFY_TIMEOUT, check=False
@@ -204,4 +234,5 @@ class Robot:
                 report.server_failed = True
                 return
             self.memory.sent(number)
-            report.lines.append(f"sent {message['Subject']} to {message['To']}")
+            subject = " ".join(str(message["Subject"]).split())
+            report.lines.append(f"sent {subject!r} to {message['To']}")

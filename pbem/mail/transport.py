@@ -104,9 +104,7 @@ class Mailbox:
 
     @property
     def key(self) -> str:
-        """Names this mailbox in the robot's memory of what it processed."""
-        s = self.server
-        return f"{s.user}@{s.host}:{port(s, 'imap')}/{s.mailbox}"
+        return mailbox_key(self.server)
 
     def __enter__(self) -> Mailbox:
         s = self.server
@@ -167,6 +165,11 @@ class Mailbox:
         if status != "OK":
             raise MailError(f"{self.where}: {name} refused: {_text(data)}")
         return list(data)
+
+
+def mailbox_key(s: Imap) -> str:
+    """Names a mailbox in the robot's memory of what it processed."""
+    return f"{s.user}@{s.host}:{port(s, 'imap')}/{s.mailbox}"
 
 
 def _quote(mailbox: str) -> str:

@@ -13,7 +13,7 @@ that is not in the file in the clear.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -23,6 +23,7 @@ from pbem.core.author import describe_awaiting, own_sealed_action, private_knowl
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.gamefile import Batch, GameFile, step_hash
 from pbem.core.keys import Identity
+from pbem.core.notes import step_notes
 from pbem.core.replay import Record, Replay, StepRejected
 from pbem.core.rules import Result, Ruleset
 
@@ -39,6 +40,8 @@ class Row:
     summary: str
     hash: str
     status: Status
+    notes: tuple[str, ...] = ()
+    """The notes signed into the step, as the page's reader may read them."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,18 @@ def walk(game: GameFile, identity: Identity | None = None) -> History:
         except Rejected as exc:
             failure = str(exc)
     rows = _rows(game, replay, failed_at, failure)
+    rows = [_with_notes(row, game, replay.names, identity, seat) for row in rows]
     return History(rules, replay, rows, positions, failure, failed_at)
+
+
+def _with_notes(
+    row: Row, game: GameFile, names: list[str], reader: Identity | None, seat: int | None
+) -> Row:
+    """The row with its step's notes: sealed ones decrypted only for the page's reader."""
+    if row.index < 0 or row.status not in ("verified", "open"):
+        return row
+    shown = step_notes(game.steps[row.index], reader, seat)
+    return replace(row, notes=tuple(n.line(names, seat) for n in shown))
 
 
 class _PrivateReader:

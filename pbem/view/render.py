@@ -119,5 +119,6 @@ def page_html(history: History, start: Position, *, source: str, reader: Seat | 
             last=history.positions[-1].index,
             packed=base64.b64encode(packed).decode("ascii"),
             legend=legend,
+            notice=history.rules.notice(dict(genesis.options)),
         )
     )

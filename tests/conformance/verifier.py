@@ -238,8 +238,34 @@ def signature_ok(key: bytes, kind: str, obj: dict[str, Any], where: str) -> None
 
 GENESIS = {"game", "ruleset", "options", "seats", "creator", "head", "deck_key"}
 GENESIS |= {"deck_proof", "chain", "deadline", "escrow", "time", "signature"}
-ENTRY = {"kind", "game", "parent", "seat", "time", "body", "preimage", "signature"}
+ENTRY = {"kind", "game", "parent", "seat", "time", "body", "preimage", "notes", "signature"}
 ENVELOPE = ENTRY | {"decision"}
+CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+
+
+def notes(value: Any, seat: int, seats: int, where: str) -> None:
+    """format.md, Notes: at most 4; public text of 1 to 300 UTF-8 bytes without control
+    characters but the line feed, or sealed to another real seat in 49 to 348 bytes."""
+    if type(value) is not list or len(value) > 4:
+        raise Invalid(f"{where}.notes: not a list of at most 4 notes")
+    for k, note in enumerate(value):
+        at = f"{where}.notes[{k}]"
+        if type(note) is dict and note.get("kind") == "public":
+            words = text(members(note, {"kind", "text"}, at)["text"], None, f"{at}.text")
+            size = len(words.encode("utf-8", "surrogatepass"))
+            if not 1 <= size <= 300 or CONTROL.search(words):
+                raise Invalid(f"{at}.text: not 1 to 300 bytes without control characters")
+            if any(0xD800 <= ord(c) <= 0xDFFF for c in words):
+                raise Invalid(f"{at}.text: a lone surrogate")
+        elif type(note) is dict and note.get("kind") == "sealed":
+            members(note, {"kind", "to", "sealed"}, at)
+            to = integer(note["to"], 0, seats - 1, f"{at}.to")
+            if to == seat:
+                raise Invalid(f"{at}.to: sealed to its own author")
+            if not 49 <= len(any_binary(note["sealed"], f"{at}.sealed")) <= 348:
+                raise Invalid(f"{at}.sealed: not 49 to 348 bytes")
+        else:
+            raise Invalid(f"{at}: not a public or sealed note")
 
 
 INTERRUPTIONS = {
@@ -350,6 +376,7 @@ class Verifier:
         integer(obj["time"], 0, SAFE, f"{where}.time")
         if type(obj["body"]) is not dict:
             raise Invalid(f"{where}.body: not an object")
+        notes(obj["notes"], seat, len(self.keys), where)
         if seat >= n:  # an escrow referee: signs only unseal, keeps no chain (§6.9)
             if obj.get("decision") != "unseal" or obj["preimage"] != "":
                 raise Invalid(f"{where}: a referee signs only unseal, with no preimage")

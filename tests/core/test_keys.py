@@ -410,7 +410,7 @@ def test_import_export_roundtrip(two: tuple[Keyring, Keyring], tmp_path: Path) -
     assert bobs.export("alice") == alice.card  # forwarding a card is allowed
     assert bobs.list() == [(bobs.card("bob"), True), (alice.card, False)]
     assert bobs.import_card(file) == (alice.card, False)  # again: nothing changes
-    with pytest.raises(UsageError, match="no identity 'alice'"):
+    with pytest.raises(UsageError, match=r"'alice' is another player's card \(imported\)"):
         bobs.load("alice", "pw")  # a card is not a private key
 
 

@@ -37,6 +37,7 @@ def envelope(t: Table, seat: int, decision: str, body: dict, **fields: object) -
         "time": t.now,
         "body": body,
         "preimage": next_preimage(r, t.who(seat), seat),
+        "notes": [],
         "signature": "",
         **fields,
     }

@@ -81,7 +81,7 @@ def test_a_handed_over_seat_is_played_by_the_substitute_with_its_hand(table: Pat
     seats = [a for n in NAMES for a in ("--seat", n)]
     opts = [
         "--option",
-        "africanus=true",
+        "africanus=on",
         "--option",
         "classes=Peasant,Monk,Witch,King,Sultan,Caravan",
     ]

@@ -29,7 +29,7 @@ from tests.mail.servers import (
 cli = main
 _numbers = itertools.count(1)
 #: The notify command of the test players: note which game file awaits a decision.
-NOTE = 'printf "%s\\n" "$PBEM_FILE" >> "$1"'
+NOTE = 'printf "%s\\n" "$PBEM_SHORT_ID" >> "$1"'
 
 
 class Player:

@@ -7,7 +7,7 @@
   root it drops to the ``dovecot``/``dovenull`` users the package creates; otherwise it runs
   as the current user. Any user name logs in with the password ``secret``.
 - A TCP relay that can cut a connection after a number of bytes, to play a server that
-  drops the connection mid-session.
+  drops the connection mid-session (mid-IDLE too), or hide a capability from the client.
 
 A server that cannot start raises: a test that needs it fails, never skips.
 """
@@ -278,12 +278,16 @@ def dovecot(certs: Certs) -> Iterator[Dovecot]:
 
 @dataclass
 class Delivery:
-    """What the SMTP server received, and whether it should refuse the next messages."""
+    """What the SMTP server received, and whether it should refuse the next messages.
+    With ``hold``, messages are accepted but reach the mailboxes only at ``release``: the
+    mail of one leg arrives together, as if each hop took the same time."""
 
     imap: Dovecot
     messages: list[tuple[str, list[str], bytes]] = field(default_factory=list)
     refuse: bool = False
     refusals: int = 0
+    hold: bool = False
+    held: list[tuple[list[str], bytes]] = field(default_factory=list)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.refuse:
@@ -291,9 +295,20 @@ class Delivery:
             return "554 5.3.0 refused for the test"
         content = bytes(envelope.original_content or envelope.content)
         self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), content))
+        if self.hold:
+            self.held.append((list(envelope.rcpt_tos), content))
+            return "250 OK queued"
         for rcpt in envelope.rcpt_tos:
             self.imap.append(rcpt, content)
         return "250 OK delivered"
+
+    def release(self) -> set[str]:
+        """Deliver the held messages; returns who got mail."""
+        held, self.held = self.held, []
+        for rcpts, content in held:
+            for rcpt in rcpts:
+                self.imap.append(rcpt, content)
+        return {rcpt for rcpts, _ in held for rcpt in rcpts}
 
 
 def _authenticate(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> Any:
@@ -334,10 +349,12 @@ def smtp_server(certs: Certs, imap: Dovecot, security: str = "starttls") -> Iter
 class DroppingRelay:
     """Forwards ``HOST:port`` to a server. After ``drop(pattern, n)``, the next connection
     is cut in the middle of the n-th server chunk holding ``pattern``: the client gets a
-    part of that reply, then both sides are hung up, once."""
+    part of that reply, then both sides are hung up, once. With ``hide``, the server's
+    replies lose those bytes (say ``b" IDLE"``: a server that does not offer IDLE)."""
 
-    def __init__(self, target: int) -> None:
+    def __init__(self, target: int, hide: bytes = b"") -> None:
         self.target = target
+        self.hide = hide
         self.pattern = b""
         self.occurrence = 0
         self.cuts = 0
@@ -359,12 +376,18 @@ class DroppingRelay:
             self._open += [client, server]
             seen = [0] if self.pattern else None
             threading.Thread(target=self._pipe, args=(client, server, None), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(server, client, seen), daemon=True).start()
+            threading.Thread(
+                target=self._pipe, args=(server, client, seen, True), daemon=True
+            ).start()
 
-    def _pipe(self, src: socket.socket, dst: socket.socket, seen: list[int] | None) -> None:
+    def _pipe(
+        self, src: socket.socket, dst: socket.socket, seen: list[int] | None, down: bool = False
+    ) -> None:
         try:
             while data := src.recv(65536):
-                if seen is not None and self.pattern in data:
+                if down and self.hide:
+                    data = data.replace(self.hide, b"")
+                if seen is not None and self.pattern and self.pattern in data:
                     seen[0] += 1
                     if seen[0] == self.occurrence:
                         cut = data.index(self.pattern) + len(self.pattern) + 20

@@ -5,12 +5,12 @@ command says a decision is awaited, a bot chooses and the player runs ``pbem pla
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.core import gamefile, registry
 from pbem.core.author import describe_awaiting, knowledge
 from pbem.core.keys import Keyring
-from pbem.core.position import Position
 from pbem.core.randomness import Rng
 from pbem.core.replay import Replay, replay_file
 from pbem.mail.compose import needs_decision
@@ -18,64 +18,81 @@ from tests.mail.conftest import Player, new_game
 from tests.mail.servers import Smtp
 
 
+@dataclass
+class Decision:
+    """A decision a player made, in the leg (the wave of mail) it was made in."""
+
+    wave: int
+    round: int
+    phase: str
+
+
 class Table:
-    """Drives the players: robots first, then the decisions the notifications asked for."""
+    """Drives the players in waves: every message sent in one wave arrives at the start of
+    the next (the SMTP server holds it until then), so a wave is one sequential mail leg.
+    In a wave, each player with new mail runs the robot, then makes the decisions its
+    notifications asked for, each with one command (``pbem play ... --send``)."""
 
     def __init__(
         self, players: list[Player], smtp: Smtp, ruleset: str, bot: str, seed: int
     ) -> None:
         self.players = players
         self.smtp = smtp
-        self.delivered = {p.email: 0 for p in players}
-        self.again: set[str] = set()
         self.rules = registry.get(ruleset)
         self.bot = self.rules.bot(bot)
         self.rng = Rng(seed.to_bytes(32, "big"))
         self.read = {p.name: 0 for p in players}
-        self.moves = 0
+        self.decisions: list[Decision] = []
+        self.human_commands = 0
         self.problems: list[str] = []
+        self.wave = 0
+        self.sent = {"robot": 0, "human": 0}
+
+    def count(self, who: str, before: int) -> None:
+        self.sent[who] += len(self.smtp.delivery.messages) - before
 
     def watch(self, player: Player) -> None:
+        before = len(self.smtp.delivery.messages)
         result = player.run("watch", "--once", "--as", player.name, code=None)
+        self.count("robot", before)
         assert result.exit_code in (0, 1), result.output
         self.problems += result.stderr.splitlines()
 
     def decide(self, player: Player) -> None:
         notes = player.notes.read_text().splitlines() if player.notes.exists() else []
-        for short in notes[self.read[player.name] :]:
-            store = player.store()
-            replay = store.head(store.resolve(short)).position
-            me = Keyring(player.home).card(player.name)
-            seat = [c.sign_key for c in replay.genesis.seats].index(me.sign_key)
-            if seat in replay.remaining() and needs_decision(replay):
-                self.move(player, replay, seat, short)
+        for short in dict.fromkeys(notes[self.read[player.name] :]):
+            while (seat := self.awaits_decision(player, short)) is not None:
+                self.move(player, seat, short)
         self.read[player.name] = len(notes)
 
-    def move(self, player: Player, replay: Position, seat: int, short: str) -> None:
-        me = Keyring(player.home).load(player.name, None)
-        action = self.bot(self.rules, replay.state, seat, knowledge(replay, me), self.rng)
-        text = self.rules.format_action(replay.state, seat, action)
-        self.moves += 1
-        target = player.work / f"move-{self.moves:04d}.json"
-        player.run("play", short, text, "--as", player.name, "-o", target)
-        result = player.run("send", target, "--as", player.name, code=None)
-        # When the next decision is the player's own again, there is nobody to mail: the
-        # store has the new version and the robot's next pass notifies the player.
-        assert result.exit_code == 0 or "the decision is yours" in result.stderr, result.output
-        if result.exit_code:
-            self.again.add(player.name)
+    def awaits_decision(self, player: Player, short: str) -> int | None:
+        store = player.store()
+        replay = store.head(store.resolve(short)).position
+        me = Keyring(player.home).card(player.name)
+        seat = [c.sign_key for c in replay.cards].index(me.sign_key)
+        return seat if seat in replay.remaining() and needs_decision(replay) else None
 
-    def due(self) -> list[Player]:
-        """The players a robot pass would find something for: new mail, or their own move
-        that nobody else was mailed about. (A real robot just looks every few minutes.)"""
-        out = []
-        for p in self.players:
-            mail = sum(p.email in rcpt for _, rcpt, _ in self.smtp.delivery.messages)
-            if mail > self.delivered[p.email] or p.name in self.again:
-                self.delivered[p.email] = mail
-                self.again.discard(p.name)
-                out.append(p)
-        return out
+    def move(self, player: Player, seat: int, short: str) -> None:
+        store = player.store()
+        replay = store.head(store.resolve(short)).position
+        state = replay.state
+        me = Keyring(player.home).load(player.name, None)
+        action = self.bot(self.rules, state, seat, knowledge(replay, me), self.rng)
+        text = self.rules.format_action(state, seat, action)
+        phase = str(getattr(state, "phase", ""))
+        self.decisions.append(Decision(self.wave, getattr(state, "round", 1), phase))
+        self.human_commands += 1
+        # One command per decision; when the next decision is the player's own again there
+        # is nobody to mail, and the loop in ``decide`` goes on with it.
+        before = len(self.smtp.delivery.messages)
+        player.run("play", "--as", player.name, "--send", "--", short, text)  # ids may start "-"
+        self.count("human", before)
+
+    def next_wave(self) -> list[Player]:
+        """Deliver the mail of the last wave; the players who got some."""
+        self.wave += 1
+        got = self.smtp.delivery.release()
+        return [p for p in self.players if p.email in got]
 
     def where(self) -> list[str]:
         out = []
@@ -94,19 +111,33 @@ class Table:
 
         return all(done(p) for p in self.players)
 
+    def morning_legs(self) -> dict[int, int]:
+        """Per round: the legs from the last sealed placement (each player places as soon
+        as the morning reaches them) to the next decision anyone can make: the placements'
+        leg and the robots' reveals, 2 at best."""
+        out = {}
+        for r in sorted({d.round for d in self.decisions}):
+            commits = [d.wave for d in self.decisions if (d.round, d.phase) == (r, "morning")]
+            if not commits:
+                continue
+            later = [d.wave for d in self.decisions if d.wave > max(commits)]
+            if later:
+                out[r] = min(later) - max(commits)
+        return out
+
 
 def play_by_mail(
     players: list[Player], root: Path, smtp: Smtp, ruleset: str, bot: str, *options: str
-) -> Replay:
+) -> tuple[Replay, Table]:
     table = Table(players, smtp, ruleset, bot, seed=11)
+    smtp.delivery.hold = True
     players[0].run("send", new_game(players, root, ruleset, *options), "--as", players[0].name)
-    passes = 0
     while not table.over():
-        due = table.due()
+        due = table.next_wave()
         assert due, f"stalled: {table.where()} {table.problems[-5:]}"
-        passes += 1
         for player in due:
             table.watch(player)
+        for player in due:
             table.decide(player)
     texts = [p.store().head(p.store().ids()[0]).text() for p in players]
     assert texts[0] == texts[1] == texts[2]  # every mailbox ends with the same game
@@ -115,30 +146,47 @@ def play_by_mail(
     game = gamefile.decode(first.head(first.ids()[0]).text())
     final = replay_file(game, registry.get(game.genesis.ruleset.id))
     assert final.result is not None
-    report(final, smtp, players, passes)
-    return final
+    assert table.human_commands == len(table.decisions)  # one command per decision
+    report(final, smtp, players, table)
+    return final, table
 
 
-def report(final: Replay, smtp: Smtp, players: list[Player], passes: int) -> None:
+def report(final: Replay, smtp: Smtp, players: list[Player], table: Table) -> None:
     messages = len(smtp.delivery.messages)
     rounds = getattr(final.state, "round", 1)
     seconds = sum(p.seconds for p in players)
+    legs = table.morning_legs()
     print(
         f"\n{final.rules.id}, {len(players)} players by mail: {len(final.steps)} steps, "
         f"{final.signatures} signatures, {messages} messages ({messages / rounds:.1f} per "
-        f"round over {rounds} rounds), {passes} rounds of robot passes; time in pbem "
-        f"{seconds:.1f} s, {1000 * seconds / len(final.steps):.0f} ms per step"
+        f"round over {rounds} rounds), {table.wave} legs in all, "
+        f"{len(table.decisions)} decisions each one command ({table.sent['human']} "
+        f"messages), {table.sent['robot']} messages from robots; sequential legs per morning "
+        f"{sorted(legs.values()) if legs else '-'}; time in pbem {seconds:.1f} s, "
+        f"{1000 * seconds / len(final.steps):.0f} ms per step"
     )
 
 
 def test_a_guess_game_played_only_through_mail(
     trio: list[Player], tmp_path: Path, smtp: Smtp
 ) -> None:
-    final = play_by_mail(trio, tmp_path, smtp, "guess", "random", "rounds=1")
+    final, _ = play_by_mail(trio, tmp_path, smtp, "guess", "random", "rounds=1")
     assert final.state.round == 1  # type: ignore[union-attr]
 
 
 def test_a_rattaneer_game_played_only_through_mail(
     trio: list[Player], tmp_path: Path, smtp: Smtp
 ) -> None:
-    play_by_mail(trio, tmp_path, smtp, "rattaneer", "greedy")
+    """Issue 17: one decision, one mail per player per round; a morning takes two legs
+    (the sealed placements, then every robot's reveal), and nobody types anything but
+    the decision."""
+    final, table = play_by_mail(trio, tmp_path, smtp, "rattaneer", "greedy")
+    legs = table.morning_legs()
+    assert len(legs) >= final.state.round - 1  # type: ignore[union-attr]
+    assert max(legs.values()) <= 2, legs
+    rounds, seats = final.state.round, len(trio)  # type: ignore[union-attr]
+    assert table.sent["human"] <= len(table.decisions)  # at most one mail per decision
+    # The robots: the joins and the setup draw once, then per round a reveal each and at
+    # most one beacon link for the night.
+    assert table.sent["robot"] <= seats + 1 + rounds * (seats + 1), table.sent
+    assert len(smtp.delivery.messages) <= 1 + table.sent["human"] + table.sent["robot"]

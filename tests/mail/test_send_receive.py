@@ -29,11 +29,38 @@ def test_send_mails_the_awaited_with_templates_and_a_named_attachment(
     body = msg.get_body(("plain",)).get_content()
     assert "Awaited now: bob, carol to join." in body
     assert "pbem play guess-" in body and "--as bob" in body
-    (attachment,) = list(msg.iter_attachments())
+    attachment, page = list(msg.iter_attachments())
     assert attachment.get_content_type() == "application/json"
     name = attachment.get_filename()
     game_id = alice.store().ids()[0]
     assert name.startswith(f"guess-{game_id[:8]}-s0000-") and name.endswith(".json")
+    assert page.get_content_type() == "text/html"
+    assert page.get_filename() == name.removesuffix(".json") + ".html"
+
+
+def test_the_attached_page_is_the_public_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17: each game mail carries the page ``pbem show`` draws without ``--as``,
+    byte for byte, never a private one: alice's sealed guess is on her own page only."""
+    monkeypatch.chdir(tmp_path)
+    alice = Player("alice", tmp_path)
+    for name in ("alice", "bob", "carol"):
+        alice.run("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    seats = [a for n in ("alice", "bob", "carol") for a in ("--seat", n)]
+    alice.run("new", "guess", *seats, "--option", "rounds=1", "--as", "alice", "-o", "g.json")
+    for name in ("bob", "carol", "alice"):  # the joins, then the setup draw
+        alice.run("play", "g.json", "--as", name)
+    alice.run("play", "g.json", "guess 7", "--as", "alice", "-o", "mine.json")
+    alice.run("send", "mine.json", "--as", "alice", "--eml", "m.eml")
+    msg = email.message_from_bytes(Path("m.eml").read_bytes(), policy=email.policy.default)
+    attachment, page = list(msg.iter_attachments())
+    html = page.get_content()
+    copy = tmp_path / attachment.get_filename()
+    copy.write_bytes(attachment.get_content())
+    assert html == alice.run("show", copy, "-o", "-").stdout
+    private = alice.run("show", copy, "--as", "alice", "-o", "-").stdout
+    assert "guess 7" in private and "guess 7" not in html
 
 
 # aiosmtpd warns that AUTH does not require STARTTLS: with implicit TLS there is no clear text.

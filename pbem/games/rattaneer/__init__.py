@@ -31,7 +31,17 @@ from pbem.core.rules import (
     Ruleset,
     Turn,
 )
-from pbem.games.rattaneer import day, morning, night, notation, scoring, start, text, topics
+from pbem.games.rattaneer import (
+    consequences,
+    day,
+    morning,
+    night,
+    notation,
+    scoring,
+    start,
+    text,
+    topics,
+)
 from pbem.games.rattaneer.actions import Action, AnyAction, Flip, Pass, Place
 from pbem.games.rattaneer.bots import greedy, random_flip, random_placement
 from pbem.games.rattaneer.cards import CardSet, load_cards
@@ -91,6 +101,10 @@ class Rattaneer(Ruleset):
             face_up = sorted(set(state.players[seat].face_up))
             return [Pass(), *(Flip(cards=[c]) for c in face_up)]
         return _placement_sample(state, seat)
+
+    def samples(self, state: State, seat: int) -> bool:
+        """The Morning's placements are too many to list: ``legal_actions`` samples them."""
+        return state.phase == "morning"
 
     def check(self, state: State, seat: int, action: Any) -> None:
         self._check_awaited(state, seat)
@@ -169,6 +183,9 @@ class Rattaneer(Ruleset):
     def summary(self, state: State, seat: int, action: Any, names: list[str]) -> str:
         return notation.summary(state, seat, action, names[seat], state.options.card_set())
 
+    def consequences(self, before: State, after: State, names: list[str]) -> list[str]:
+        return consequences.consequences(before, after, names)
+
     def notation_help(self, state: State, seat: int) -> str:
         return notation.help_text(state, seat, self.legal_actions(state, seat))
 
@@ -182,6 +199,10 @@ class Rattaneer(Ruleset):
         except ValueError as exc:
             raise RulesError(f"bad rattaneer options: {exc}") from exc
         return [topics.cards(parsed)]
+
+    def notice(self, options: Mapping[str, Any]) -> str:
+        parsed = Options.model_validate(dict(options))
+        return text.notice(parsed.card_set(), parsed.cards_hash is not None)
 
     def options_help(self) -> list[OptionHelp]:
         return [
@@ -246,7 +267,8 @@ def _awaited_seats(decision: Decision) -> list[int]:
 
 def _placement_sample(state: State, seat: int) -> list[Place]:
     """A representative sample of placements (the whole set is combinatorial): every pair
-    of pirate areas, with all henchmen on X, with the first pirate, or with the second."""
+    of pirate areas, with all henchmen on X, with the first pirate, with the second, or one
+    henchman alone on the lowest other area (R-5.1 allows one there, R-5.3 counts it)."""
     owned = state.players[seat].henchmen
     sample = []
     for first in AREAS:
@@ -255,6 +277,8 @@ def _placement_sample(state: State, seat: int) -> list[Place]:
             if owned:
                 sample.append(Place(pirates=[first, second], henchmen=[first] * owned))
                 sample.append(Place(pirates=[first, second], henchmen=[second] * owned))
+                lone = min(set(AREAS) - {first, second})
+                sample.append(Place(pirates=[first, second], henchmen=[lone]))
     return sample
 
 

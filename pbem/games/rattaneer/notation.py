@@ -19,6 +19,7 @@ otherwise be cut short and sealed with its henchmen on X; counting them refuses 
 from __future__ import annotations
 
 from pbem.core.rules import RulesError, number
+from pbem.core.words import plural
 from pbem.games.rattaneer import day
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Place, Spot, Take
 from pbem.games.rattaneer.cards import CardSet
@@ -155,7 +156,7 @@ def summary(state: State, seat: int, action: AnyAction, name: str, cards: CardSe
         return f"{name} places {format_action(state, seat, action)}"
     if isinstance(action, Buy):
         card = cards.companion(action.card)
-        return f"{name} buys {action.card} ({card.vp} VP) for {card.cost} coins"
+        return f"{name} buys {action.card} ({card.vp} VP) for {plural(card.cost, 'coin')}"
     if isinstance(action, Hire):
         return f"{name} hires a henchman for 1 coin"
     if isinstance(action, Take):

@@ -64,11 +64,17 @@ def _heading(state: State) -> str:
 
 def _card_set(state: State, cards: CardSet) -> str:
     """Which cards the game is played with, so that nobody takes a custom set (or the
-    reconstruction) for the published one."""
+    reconstruction) for the published one; the explanation is ``notice``'s, said once."""
     which = "shipped set" if state.options.cards_hash is None else "custom set"
     pin = f", sha256 {state.options.cards_hash}" if state.options.cards_hash else ""
     kind = "a reconstruction" if cards.reconstruction else "not a reconstruction"
-    return f"Cards: {which}{pin} ({kind}): {cards.explanation}"
+    return f"Cards: {which}{pin} ({kind}): pbem rules rattaneer cards"
+
+
+def notice(cards: CardSet, custom: bool) -> str:
+    """The card set explained, for the places that say it once."""
+    which = "a custom card set" if custom else "the shipped card set"
+    return f"This game plays {which}: {cards.explanation}"
 
 
 def _awaited(state: State, names: list[str], decision: Decision) -> str:

@@ -24,7 +24,18 @@ from pbem.core.rules import (
     RulesError,
     Ruleset,
 )
-from pbem.games.rattus import bots, data, flow, notation, protection, scoring, setup, text, topics
+from pbem.games.rattus import (
+    bots,
+    consequences,
+    data,
+    flow,
+    notation,
+    protection,
+    scoring,
+    setup,
+    text,
+    topics,
+)
 from pbem.games.rattus.actions import Action, Protect
 from pbem.games.rattus.search import RattusSearch
 from pbem.games.rattus.state import Options, State, copy
@@ -134,6 +145,9 @@ class Rattus(Ruleset):
 
     def format_action(self, state: State, seat: int, action: Any) -> str:
         return notation.format_action(action)
+
+    def consequences(self, before: State, after: State, names: list[str]) -> list[str]:
+        return consequences.consequences(before, after, names)
 
     def notation_help(self, state: State, seat: int) -> str:
         return notation.help_text(state, seat)

@@ -66,13 +66,13 @@ def test_the_game_uses_its_own_card_set(rules, small_set):
     assert state.options.card_set().companion("C01").vp == 9
     text = rules.render_text(state, ["Anne", "Bart"])
     assert f"Cards: custom set, sha256 {state.options.cards_hash} (not a reconstruction)" in text
-    assert "A small test set." in text
+    # The explanation is said once (pbem new, the page, pbem rules), not in every status.
+    assert "A small test set." not in text
+    assert "A small test set." in rules.notice(state.options.model_dump(exclude_none=True))
     shipped = rules.setup(rules.parse_options({}), 2)
-    assert (
-        rules.render_text(shipped, ["Anne", "Bart"])
-        .splitlines()[1]
-        .startswith("Cards: shipped set (a reconstruction): The published card lists")
-    )
+    line = rules.render_text(shipped, ["Anne", "Bart"]).splitlines()[1]
+    assert line == "Cards: shipped set (a reconstruction): pbem rules rattaneer cards"
+    assert rules.notice({}).startswith("This game plays the shipped card set: The published")
     assert shipped.options.card_set().companion("C01").vp == 1
 
 

@@ -106,7 +106,9 @@ def test_another_card_file_through_the_commands(players):
     Path("mycards.json").unlink()  # the genesis carries the set
     text = ok("status", game).stdout
     pinned = json.loads(game.read_text())["genesis"]["options"]["cards_hash"]
-    assert f"Cards: custom set, sha256 {pinned} (not a reconstruction): Our house set." in text
+    assert f"Cards: custom set, sha256 {pinned} (not a reconstruction)" in text
+    assert "Our house set." not in text  # said once: at new, on the page, in pbem rules
+    assert "Our house set." in pbem("show", game, "-o", "-").stdout
     assert ok("verify", game).stdout.startswith(f"{game}: OK")
 
     Path("bad.json").write_text('{"reconstruction": true}')

@@ -1,0 +1,49 @@
+"""A progress line on stderr for work that takes a while: "verifying step k of N".
+
+Shown only when stderr is a terminal and the command has run for over a second, so that
+scripts, pipes and quick commands see nothing; rewritten in place, and wiped when the work
+is done. It is a callback the command hands to the store or the replay (``Progress`` in
+``pbem.core.replay``): no global state.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+DELAY = 1.0
+
+
+class Progress:
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        delay: float = DELAY,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.delay = delay
+        self.clock = clock
+        self.start = clock()
+        self.width = 0
+        self.live = self.stream is not None and self.stream.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.live or (not self.width and self.clock() - self.start < self.delay):
+            return
+        if done >= total:
+            self.clear()
+            return
+        text = f"pbem: verifying step {done} of {total}"
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+        self.width = len(text)
+
+    def clear(self) -> None:
+        """Wipe the line (the next output starts on a clean line)."""
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0

@@ -1,0 +1,122 @@
+"""Waiting for mail between two passes of the robot: IMAP IDLE (RFC 2177) where the server
+offers it, through the IMAPClient library, else a plain sleep (polling).
+
+Waiting decides only *when* the next pass runs, never *what* it reads: every pass reads by
+UID from what the robot's memory says it took last (``pbem.mail.robot``). So a dropped
+connection, a server restart or a message that arrived while no IDLE was running loses
+nothing; at worst it is read one wait later. Before it idles, the waiter checks whether
+the mailbox already holds messages beyond the last UID taken (they may have arrived
+between the pass and the wait) and returns at once if so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import socket
+import ssl
+import time
+from collections.abc import Callable
+from typing import Literal
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+
+from pbem.mail.config import Imap, port
+
+Woken = Literal["mail", "timeout", "polled", "dropped"]
+#: RFC 2177: a client should re-issue IDLE at least every 29 minutes.
+IDLE_RENEW = 29 * 60
+#: After a dropped connection, wait this long before the next pass (a server restarting).
+RETRY = 2.0
+ERRORS = (IMAPClientError, imaplib.IMAP4.error, OSError, EOFError, socket.timeout, ssl.SSLError)
+
+
+class Waiter:
+    """Waits on one mailbox; ``idle`` is None until the server said whether it has IDLE."""
+
+    def __init__(
+        self,
+        server: Imap,
+        password: str | None,
+        tell: Callable[[str], None] = lambda line: None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.server = server
+        self._password = password
+        self._tell = tell
+        self._sleep = sleep
+        self.idle: bool | None = None
+
+    def wait(self, seconds: float, uidvalidity: int, last_uid: int) -> Woken:
+        """Return when mail may have come, or after ``seconds``: ``mail`` (the server
+        said so, or messages past ``last_uid`` were waiting), ``timeout``, ``polled``
+        (the server has no IDLE: slept), ``dropped`` (the connection failed: slept a
+        little, so that the next pass comes soon and reads what it missed)."""
+        try:
+            client = self._connect()
+        except ERRORS:
+            self._sleep(min(seconds, RETRY))
+            return "dropped"
+        try:
+            return self._wait_on(client, seconds, uidvalidity, last_uid)
+        except ERRORS:
+            self._sleep(min(seconds, RETRY))
+            return "dropped"
+        finally:
+            with contextlib.suppress(*ERRORS):
+                client.logout()
+
+    def _connect(self) -> IMAPClient:
+        s = self.server
+        context = ssl.create_default_context(cafile=s.ca_file or None)
+        client = IMAPClient(
+            s.host,
+            port(s, "imap"),
+            ssl=s.security == "tls",
+            ssl_context=context,
+            timeout=s.timeout,
+        )
+        try:
+            if s.security == "starttls":
+                client.starttls(context)
+            if s.user:
+                client.login(s.user, self._password or "")
+        except ERRORS:
+            with contextlib.suppress(*ERRORS):
+                client.shutdown()
+            raise
+        return client
+
+    def _wait_on(self, client: IMAPClient, seconds: float, uidvalidity: int, last: int) -> Woken:
+        folder = client.select_folder(self.server.mailbox, readonly=True)
+        uidnext = int(folder.get(b"UIDNEXT", 0))
+        if int(folder.get(b"UIDVALIDITY", 0)) != uidvalidity or uidnext - 1 > last:
+            return "mail"  # arrived since the pass (or the mailbox was rebuilt)
+        idle = client.has_capability("IDLE")
+        if idle != self.idle:  # said once, and again only if the server changes its mind
+            self._tell(
+                "waiting for mail with IMAP IDLE"
+                if idle
+                else f"the IMAP server offers no IDLE: looking for mail every {seconds:g} s"
+            )
+        self.idle = idle
+        if not idle:
+            self._sleep(seconds)
+            return "polled"
+        deadline = time.monotonic() + seconds
+        client.idle()
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                asked = min(left, IDLE_RENEW)
+                responses = client.idle_check(timeout=asked)
+                if any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses):
+                    return "mail"
+                if not responses and deadline - time.monotonic() > left - asked + 0.5:
+                    # Woken early with nothing to read: the connection ended (IMAPClient
+                    # returns at EOF), or a reply came in part. Ending IDLE tells which:
+                    # it fails on a dead connection ("dropped"), else a pass looks.
+                    return "mail"
+            return "timeout"
+        finally:
+            client.idle_done()

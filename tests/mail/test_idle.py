@@ -1,0 +1,102 @@
+"""``pbem watch`` waiting for mail: IMAP IDLE against the tests' Dovecot, a connection cut
+in the middle of IDLE, and polling when the server offers no IDLE (issue 17, point 6)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.mail.conftest import Player, new_game
+from tests.mail.servers import Dovecot, DroppingRelay
+from tests.mail.test_watch import wait_for
+
+COMMAND = [sys.executable, "-c", "from tests.mail.conftest import cli; cli()"]
+
+
+class Robot:
+    """``pbem watch`` running as its own process, its output collected as it comes."""
+
+    def __init__(self, player: Player, *args: str) -> None:
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.process = subprocess.Popen(
+            [*COMMAND, "watch", "--as", player.name, *args],
+            env={**os.environ, **player.env(), "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
+            threading.Thread(target=lambda s=stream, k=lines: k.extend(s), daemon=True).start()
+
+    def said(self, text: str) -> int:
+        return sum(text in line for line in self.out)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+@pytest.fixture
+def relay(imap: Dovecot) -> Iterator[DroppingRelay]:
+    relay = DroppingRelay(imap.port)
+    yield relay
+    relay.close()
+
+
+@pytest.fixture
+def hidden(imap: Dovecot) -> Iterator[DroppingRelay]:
+    relay = DroppingRelay(imap.port, hide=b" IDLE")
+    yield relay
+    relay.close()
+
+
+def through(player: Player, relay: DroppingRelay) -> None:
+    for key, value in (("imap.port", relay.port), ("imap.security", "none")):
+        player.run("config", "set", key, value)
+
+
+def test_idle_wakes_the_robot_and_a_cut_mid_idle_loses_nothing(
+    trio: list[Player], tmp_path: Path, relay: DroppingRelay
+) -> None:
+    alice, bob, _ = trio
+    through(bob, relay)
+    relay.drop(b"+ idling")  # the robot's first IDLE is cut as soon as it starts
+    robot = Robot(bob, "--interval", "600")  # polling alone would not look again for 10 min
+    try:
+        wait_for(lambda: relay.cuts == 1, "the first IDLE, cut")
+        wait_for(lambda: sum("IDLE" in e for e in robot.err) >= 1, "the robot idling again")
+        relay.drop(b"+ idling")  # the IDLE after the next pass is cut too
+        first = new_game(trio, tmp_path)
+        alice.run("send", first)
+        wait_for(lambda: robot.said("made 1 automatic step") == 1, "IDLE to wake the robot")
+        first.rename(tmp_path / "first.json")
+        alice.run("send", new_game(trio, tmp_path))  # while that IDLE is being cut
+        wait_for(lambda: robot.said("made 1 automatic step") == 2, "the mail sent meanwhile")
+        assert relay.cuts == 2 and robot.process.poll() is None  # cut twice, still running
+    finally:
+        robot.stop()
+    assert robot.said("new game") == 2 and len(bob.store().ids()) == 2
+    assert robot.err.count("pbem watch: waiting for mail with IMAP IDLE\n") == 1
+    assert not [e for e in robot.err if "IDLE" not in e], robot.err
+
+
+def test_without_idle_the_robot_polls(
+    trio: list[Player], tmp_path: Path, hidden: DroppingRelay
+) -> None:
+    alice, bob, _ = trio
+    through(bob, hidden)
+    robot = Robot(bob, "--interval", "1")
+    try:
+        wait_for(lambda: bool(robot.err), "the robot to say how it waits")
+        alice.run("send", new_game(trio, tmp_path))
+        wait_for(lambda: robot.said("made 1 automatic step") == 1, "a later pass")
+    finally:
+        robot.stop()
+    assert robot.err == ["pbem watch: the IMAP server offers no IDLE: looking for mail every 1 s\n"]
