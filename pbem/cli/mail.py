@@ -22,21 +22,18 @@ from pbem.cli.common import (
     json_option,
     newest_export,
     open_game,
-    owes_automatic,
     own_card,
     reports_errors,
-    seat_of_card,
 )
-from pbem.core.author import automatic, describe_awaiting
+from pbem.core.author import describe_awaiting
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.files import write_new
-from pbem.core.journal import Journal
 from pbem.core.keys import IdentityCard, default_home
 from pbem.core.store import Store, short_id
 from pbem.mail import config as mail_config
 from pbem.mail import transport
-from pbem.mail.compose import message_for
 from pbem.mail.inbox import describe, import_message
+from pbem.mail.outgoing import prepare
 from pbem.mail.robot import Robot
 from pbem.mail.sources import read_messages
 
@@ -87,24 +84,14 @@ def send(
     store = Store()
     with store.writing():
         opened = open_game(store, target)
-    pos = opened.position
-    me = own_card(as_name, pos.cards)
-    seat = seat_of_card(pos, me)
-    if me is None or seat is None:
+    me = own_card(as_name, opened.position.cards)
+    if me is None:
         raise UsageError("say which of your identities holds a seat in this game with --as NAME")
-    made = 0
-    if owes_automatic(pos, seat):
-        signer = identity(me.name)
-        with store.writing():
-            head = store.head(opened.head.game)
-            made = automatic(head.position, signer, journal=Journal(store))
-            store.save(head.position, "made by pbem send")
-    head = store.head(opened.head.game)
     settings = mail_config.load()
     smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
-    message = message_for(head, me, smtp, to)
-    if message is None:
-        raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {target})")
+    name = me.name
+    outgoing = prepare(store, opened.head.game, me, lambda: identity(name), smtp, to, called=target)
+    message, made = outgoing.message, outgoing.made
     report: dict[str, Any] = {"subject": message["Subject"], "to": message["To"]}
     report["cc"] = message["Cc"] or ""
     report["automatic"] = made

@@ -51,6 +51,8 @@
           /* some browsers refuse to change the address of a local file: not needed */
         }
       }
+      /* for a page that acts on the last position (pbem ui): which one is shown now */
+      document.dispatchEvent(new CustomEvent("pbem-frame", { detail: { pos: pos, last: last } }));
     }
 
     var moves = {
