@@ -59,9 +59,10 @@
   function mark() {
     /* outline what may be clicked next, and what was clicked already */
     if (!answer || !atLast()) { return; }
-    if (answer.board) {
-      var figure = document.querySelector("#frame figure.board");
-      if (figure) { figure.innerHTML = answer.board; }
+    var figure = document.querySelector("#frame figure.board");
+    if (answer.board && figure) {
+      figure.innerHTML = '<figcaption class="preview">The board after the moves to sign'
+        + " (not signed yet: the position above is the game's)</figcaption>" + answer.board;
     }
     var next = answer.next || [];
     document.querySelectorAll("#frame [data-pick], #frame [data-picks]").forEach(function (el) {

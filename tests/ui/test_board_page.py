@@ -11,6 +11,8 @@ tests fail rather than skip.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from pbem.core.replay import Replay, replay_file
 from pbem.core.store import Store
 from pbem.games.rattus.state import State as RattusState
 from pbem.games.rattus.state import board_of
+from tests.mail.servers import HOST, Certs, Smtp
 from tests.ui.conftest import Homes, Server
 from tests.ui.tables import PASSPHRASE
 from tests.view.browser import Browser
@@ -73,6 +76,7 @@ def sign(browser: Browser, passphrase: str = PASSPHRASE) -> None:
 
 
 def export(browser: Browser) -> Path:
+    browser.evaluate("document.getElementById('after-result').textContent = ''")
     browser.click("#export")
     browser.wait_for(lambda: text(browser, "after-result") != "")
     said = text(browser, "after-result")
@@ -132,8 +136,23 @@ def revealed(game: GameFile, homes: Homes) -> Replay:
 # ----- the tests -------------------------------------------------------------------------------
 
 
-def test_a_morning_placement_by_clicking(homes: Homes, server: Server, tmp_path: Path) -> None:
+def configure_mail(home: Path, smtp: Smtp, certs: Certs) -> None:
+    settings = {
+        "smtp.host": HOST,
+        "smtp.port": str(smtp.port),
+        "smtp.security": smtp.security,
+        "smtp.user": "bot1@example.org",
+        "smtp.ca_file": str(certs.ca),
+    }
+    for key, value in settings.items():
+        pbem(home, "config", "set", key, value)
+
+
+def test_a_morning_placement_by_clicking(
+    homes: Homes, server: Server, tmp_path: Path, smtp: Smtp, certs: Certs
+) -> None:
     game = homes.table.rattaneer.genesis.game
+    configure_mail(homes.ui, smtp, certs)
     with Browser() as browser:
         open_game(browser, server, game)
         assert "place your pieces (R-5.1)" in text(browser, "asked")
@@ -148,6 +167,9 @@ def test_a_morning_placement_by_clicking(homes: Homes, server: Server, tmp_path:
         browser.screenshot("#decision, #frame figure.board", ARTIFACTS / "rattaneer-morning.png")
         sign(browser)
         assert "pirates 3 7, henchmen 3" in text(browser, "after-text")
+        browser.click("#send")
+        browser.wait_for(lambda: text(browser, "after-result") != "")
+        assert text(browser, "after-result").startswith("Sent "), text(browser, "after-result")
         exported = export(browser)
         assert exported.parent == server.work
         assert browser.problems(server.base) == []
@@ -174,6 +196,12 @@ def test_a_morning_placement_by_clicking(homes: Homes, server: Server, tmp_path:
     assert after[0].state == after[1].state
     assert [r.summary for r in after[0].records] == [r.summary for r in after[1].records]
     assert "bot1 places pirates 3 7, henchmen 3;" in after[0].records[-1].summary
+    ((sender, to, raw),) = smtp.delivery.messages  # the send flow of pbem send
+    assert (sender, sorted(to)) == ("bot1@example.org", ["bot2@example.org", "bot3@example.org"])
+    attached = next(
+        p for p in email.message_from_bytes(raw, policy=email.policy.default).iter_attachments()
+    )
+    assert attached.get_content().decode() == exported.read_text()
 
 
 def test_a_rattus_turn_by_clicking(homes: Homes, server: Server, tmp_path: Path) -> None:
@@ -194,8 +222,12 @@ def test_a_rattus_turn_by_clicking(homes: Homes, server: Server, tmp_path: Path)
         click_and_wait(browser, f"#frame g.chip[data-pick='{card}']", f"take {card}")
         assert f"T-5 B: {empty} has no rat tokens" in refused(browser, region(empty))
         click_and_wait(browser, region(place), f"take {card}; place {place}")
-        click_and_wait(browser, region(plague), moves)
+        outlined = browser.evaluate(
+            "[...document.querySelectorAll('#frame polygon.pickable')].map(e => e.dataset.pick)"
+        )
+        assert plague in outlined and s.plague not in outlined
         browser.screenshot("#decision, #frame figure.board", ARTIFACTS / "rattus-turn.png")
+        click_and_wait(browser, region(plague), moves)
         sign(browser)
         exported = export(browser)
         assert browser.problems(server.base) == []
