@@ -168,7 +168,7 @@ class WordPicker(Picker):
             return Judged("refused", None, [], message=f"{verb!r} is not a move you can make now")
         if not picks:
             verbs = [verb] if verb else self._inferable()
-            nexts = [w[0] for v in verbs for w in self.moves.get(v, [])]
+            nexts = [w for v in verbs for m in self.moves.get(v, []) for w in self._next(v, m, [])]
             one = verbs[0] if len(verbs) == 1 else None
             prompt = (
                 f"{self.usage(one)}: click {self.slot(one, 0)}"
