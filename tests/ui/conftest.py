@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.mail.conftest import certs, imap, smtp  # noqa: F401  (the real mail servers)
-from tests.ui.tables import Table, furnish
+from tests.ui.tables import PASSPHRASE, Table, furnish
 
 ADDRESS = re.compile(r"(http://127\.0\.0\.1:(\d+))/\?token=([A-Za-z0-9_-]+)")
 
@@ -51,23 +51,29 @@ def homes(_isolated_home: Path, tmp_path: Path) -> Homes:
 
 @pytest.fixture
 def server(homes: Homes, tmp_path: Path) -> Iterator[Server]:
+    """``pbem ui`` in its own process; afterwards, what it wrote beyond the address it
+    printed must hold neither the token nor the passphrase (nothing is logged)."""
     work = tmp_path / "work"
     work.mkdir()
     env = {**os.environ, "PBEM_HOME": str(homes.ui), "PBEM_SMTP_PASSWORD": "secret"}
     command = [sys.executable, "-m", "pbem", "ui", "--no-browser", "--as", "bot1"]
-    process = subprocess.Popen(
-        command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    errors = tmp_path / "ui.stderr"
+    with errors.open("w") as sink:
+        process = subprocess.Popen(
+            command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=sink, text=True
+        )
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
         found = ADDRESS.search(line)
-        assert found, (line, process.stderr.read() if process.poll() is not None else "")
+        assert found, (line, errors.read_text())
         yield Server(found.group(0), found.group(1), int(found.group(2)), found.group(3), work)
     finally:
         process.terminate()
         try:
-            process.wait(10)
+            rest, _ = process.communicate(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
-            process.wait()
+            rest, _ = process.communicate()
+    said = rest + errors.read_text()
+    assert found.group(3) not in said and PASSPHRASE not in said, said

@@ -252,6 +252,12 @@ def test_refused_clicks_and_moves_sign_nothing(homes: Homes, server: Server) -> 
     before = signed()
     with Browser() as browser:
         open_game(browser, server, game)
+        browser.click("[data-go=prev]")  # an earlier position: its board is not the decision's
+        assert "step to the last position" in refused(browser, area(5))
+        browser.click("[data-go=last]")
+        browser.wait_for(
+            lambda: browser.evaluate("document.querySelectorAll('#frame .pickable').length") > 0
+        )
         browser.click(area(5))
         browser.wait_for(lambda: "second pirate" in text(browser, "prompt"))
         assert "R-5.1: your two pirates must be on different areas" in refused(browser, area(5))
@@ -262,4 +268,6 @@ def test_refused_clicks_and_moves_sign_nothing(homes: Homes, server: Server) -> 
         browser.type("#typed-text", "pirates 2 2, henchmen X")
         browser.click("#typed button")
         browser.wait_for(lambda: "your two pirates" in text(browser, "refusal"))
+        refusal = "the server responded with a status of 409"  # the wrong passphrase's
+        assert [p for p in browser.problems(server.base) if refusal not in p] == []
     assert signed() == before
