@@ -79,6 +79,8 @@
     state.picks = a.picks;
     $("prompt").textContent = a.prompt || "";
     if (a.asked) { $("asked").textContent = a.asked; }
+    $("so-far").hidden = !a.picks.length;
+    $("so-far").textContent = a.picks.length ? "Clicked so far: " + [a.verb].concat(a.picks.map(label)).join(" ") : "";
     var refusal = $("refusal");
     refusal.hidden = !a.refused;
     refusal.textContent = a.refused ? "Refused: " + a.refused : "";

@@ -4,6 +4,7 @@ played, where ``pbem play`` makes the same moves for comparison."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -49,15 +50,15 @@ def homes(_isolated_home: Path, tmp_path: Path) -> Homes:
     return Homes(_isolated_home, copy, table)
 
 
-@pytest.fixture
-def server(homes: Homes, tmp_path: Path) -> Iterator[Server]:
-    """``pbem ui`` in its own process; afterwards, what it wrote beyond the address it
-    printed must hold neither the token nor the passphrase (nothing is logged)."""
-    work = tmp_path / "work"
-    work.mkdir()
-    env = {**os.environ, "PBEM_HOME": str(homes.ui), "PBEM_SMTP_PASSWORD": "secret"}
+@contextlib.contextmanager
+def running(home: Path, work: Path) -> Iterator[Server]:
+    """``pbem ui`` in its own process, in ``work``; afterwards, what it wrote beyond the
+    address it printed must hold neither the token nor the passphrase (nothing is
+    logged)."""
+    work.mkdir(exist_ok=True)
+    env = {**os.environ, "PBEM_HOME": str(home), "PBEM_SMTP_PASSWORD": "secret"}
     command = [sys.executable, "-m", "pbem", "ui", "--no-browser", "--as", "bot1"]
-    errors = tmp_path / "ui.stderr"
+    errors = work / "ui.stderr"
     with errors.open("w") as sink:
         process = subprocess.Popen(
             command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=sink, text=True
@@ -77,3 +78,9 @@ def server(homes: Homes, tmp_path: Path) -> Iterator[Server]:
             rest, _ = process.communicate()
     said = rest + errors.read_text()
     assert found.group(3) not in said and PASSPHRASE not in said, said
+
+
+@pytest.fixture
+def server(homes: Homes, tmp_path: Path) -> Iterator[Server]:
+    with running(homes.ui, tmp_path / "work") as started:
+        yield started

@@ -7,12 +7,30 @@ from __future__ import annotations
 
 import http.client
 import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from pbem.cli.main import COMMANDS
 from pbem.core.store import Store
-from tests.ui.conftest import Homes, Server
-from tests.ui.tables import PASSPHRASE
+from tests.ui.conftest import Server, running
+from tests.ui.tables import PASSPHRASE, Table, furnish
+
+
+@pytest.fixture(scope="module")
+def door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path, Table]]:
+    """One server for every forged request of this module (none of them changes a game)."""
+    home = tmp_path_factory.mktemp("door-home")
+    dealt = furnish(home)
+    with running(home, tmp_path_factory.mktemp("door-work")) as started:
+        yield started, home, dealt
+
+
+@pytest.fixture
+def server(door: tuple[Server, Path, Table]) -> Server:
+    return door[0]
 
 
 def request(
@@ -70,10 +88,11 @@ def test_a_foreign_host_name_is_refused(server: Server) -> None:
 
 
 def test_changes_from_another_origin_or_without_the_token_are_refused(
-    homes: Homes, server: Server
+    door: tuple[Server, Path, Table],
 ) -> None:
-    game = homes.table.rattaneer.genesis.game
-    store = Store(homes.ui)
+    server, home, dealt = door
+    game = dealt.rattaneer.genesis.game
+    store = Store(home)
     head = store.head(game).digest
     store.close()
     move = {"head": head, "moves": ["pirates 3 7, henchmen 3"], "passphrase": PASSPHRASE}
@@ -94,13 +113,14 @@ def test_changes_from_another_origin_or_without_the_token_are_refused(
     illegal = {**move, "moves": ["pirates 3 3, henchmen X"]}
     status, _, text = request(server, "POST", play, illegal)
     assert status == 409 and "R-5.1: your two pirates must be on different areas" in text
-    store = Store(homes.ui)
+    store = Store(home)
     assert store.head(game).digest == head, "nothing was signed"
     store.close()
 
 
-def test_pages_allow_only_their_own_inline_code(homes: Homes, server: Server) -> None:
-    game = homes.table.rattus.genesis.game
+def test_pages_allow_only_their_own_inline_code(door: tuple[Server, Path, Table]) -> None:
+    server, _, dealt = door
+    game = dealt.rattus.genesis.game
     status, headers, text = request(server, "GET", f"/game/{game}")
     assert status == 200 and "data-pick=" in text
     policy = headers["content-security-policy"]
