@@ -9,8 +9,9 @@ export``. A passphrase comes in the body of the request that needs it (or from
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -83,8 +84,15 @@ class Ui:
 
     # ----- what every handler needs ------------------------------------------------------------
 
-    def store(self) -> Store:
-        return Store(self.settings.home)
+    @contextlib.contextmanager
+    def store(self) -> Iterator[Store]:
+        """The store, for one request (a request runs in a thread of its own, and an
+        SQLite connection stays in the thread that opened it)."""
+        store = Store(self.settings.home)
+        try:
+            yield store
+        finally:
+            store.close()
 
     def card(self) -> IdentityCard:
         return Keyring(self.settings.home).card(self.settings.name)
@@ -110,14 +118,11 @@ class Ui:
     # ----- pages -------------------------------------------------------------------------------
 
     async def games(self, request: Request) -> Response:
-        return await _page(lambda: self._games(), self.settings.token)
+        return await _page(self._games, self.settings.token)
 
     def _games(self) -> Page:
-        store = self.store()
-        try:
+        with self.store() as store:
             return games_page(store, self.card(), self.settings.token)
-        finally:
-            store.close()
 
     async def game(self, request: Request) -> Response:
         """GET: the page, private when the key opens without a passphrase; POST: the
@@ -130,14 +135,11 @@ class Ui:
         return await _page(lambda: self._game(game, passphrase), self.settings.token)
 
     def _game(self, game: str, passphrase: str) -> Page:
-        store = self.store()
-        try:
+        with self.store() as store:
             gid = store.resolve(game)
             free = self.opens_freely()
             reader = self.unseal(passphrase) if passphrase or free else None
             return game_page(store, gid, self.card(), reader, self.settings.token, not free)
-        finally:
-            store.close()
 
     # ----- the page's calls ----------------------------------------------------------------------
 
@@ -147,14 +149,11 @@ class Ui:
         return await _call(lambda: self._decide(game, ask))
 
     def _decide(self, game: str, ask: DecideRequest) -> dict[str, Any]:
-        store = self.store()
-        try:
+        with self.store() as store:
             pos = store.head(store.resolve(game)).position
             seat = _seat(pos.genesis.seats, self.card())
             answer = decide(pos, seat, Ask(ask.queue, ask.verb, ask.picks, ask.typed))
             return answer.to_json()
-        finally:
-            store.close()
 
     async def play(self, request: Request) -> Response:
         asked = await _body(request, PlayRequest)
@@ -162,8 +161,7 @@ class Ui:
         return await _call(lambda: self._play(game, asked))
 
     def _play(self, game: str, asked: PlayRequest) -> dict[str, Any]:
-        store = self.store()
-        try:
+        with self.store() as store:
             gid = store.resolve(game)
             head = store.head(gid)
             if head.digest != asked.head:
@@ -171,8 +169,6 @@ class Ui:
             me = self.unseal(asked.passphrase)
             played = play_moves(store, gid, me, [m.strip() for m in asked.moves], SOURCE)
             return self._after(store, gid, played.done, played.left, played.made)
-        finally:
-            store.close()
 
     def _after(
         self, store: Store, gid: str, done: list[str], left: list[str], made: int
@@ -207,14 +203,11 @@ class Ui:
     def _export(self, game: str) -> dict[str, Any]:
         """The head as a new file, beside the newest export (else in the current folder),
         named by step, never over an existing file: ``pbem export``."""
-        store = self.store()
-        try:
+        with self.store() as store:
             gid = store.resolve(game)
             newest = newest_export(store, gid)
             opened = Opened(store.head(gid), Path(newest) if newest else None, None)
             return {"file": str(export_head(store, opened))}
-        finally:
-            store.close()
 
     async def send(self, request: Request) -> Response:
         asked = await _body(request, SendRequest)
@@ -223,8 +216,7 @@ class Ui:
 
     def _send(self, game: str, asked: SendRequest) -> dict[str, Any]:
         """``pbem send``: the owed automatic steps, then the mail to the seats awaited."""
-        store = self.store()
-        try:
+        with self.store() as store:
             gid = store.resolve(game)
             smtp = mail_config.load(self.settings.home).smtp
             me = self.card()
@@ -235,8 +227,6 @@ class Ui:
             password = mail_config.password(smtp, "smtp", (lambda _: given) if given else None)
             sent = transport.send(smtp, password, out.message)
             return {"sent_to": sent, "subject": out.message["Subject"], "automatic": out.made}
-        finally:
-            store.close()
 
 
 def _seat(seats: list[IdentityCard], me: IdentityCard) -> int:
