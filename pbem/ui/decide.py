@@ -51,6 +51,9 @@ class Answer:
     buttons: list[dict[str, str]]
     ready: list[str]
     board: str | None
+    goes_on: bool
+    """Whether the turn goes on after the legal move clicked so far, which more clicks
+    could still extend (a Knight's one step may be followed by the spreading)."""
 
     def to_json(self) -> dict[str, Any]:
         j = self.judged
@@ -69,6 +72,7 @@ class Answer:
             "buttons": self.buttons,
             "ready": self.ready,
             "board": self.board,
+            "goes_on": self.goes_on,
         }
 
 
@@ -100,11 +104,13 @@ def decide(position: Position, seat: int, ask: Ask) -> Answer:
     refused = judged.message if judged.status == "refused" else ""
     if refused:  # what the accepted clicks still make, for the page to go on from
         judged = picker.judge(judged.verb, judged.picks)
-    if judged.status == "legal" and not judged.more and _goes_on(position, state, seat, judged):
+    goes_on = judged.status == "legal" and _goes_on(position, state, seat, judged)
+    if goes_on and not judged.more:  # nothing more to click: on to the turn's next move
         state = _after(position, state, seat, judged.text)
         queue.append(judged.text)
         picker = picker_for(rules, state, seat)
         judged = picker.judge(None, [])
+        goes_on = False
     board = None
     if queue or judged.sealed is not None:
         private = Private(seat, {}, "", judged.sealed, "")
@@ -112,7 +118,8 @@ def decide(position: Position, seat: int, ask: Ask) -> Answer:
     buttons = [{"text": t, "title": picker.describe(t)} for t in picker.buttons()]
     ready = [*queue, judged.text] if judged.status == "legal" else queue
     asked = getattr(rules.pending(state), "prompt", "")
-    return Answer(judged, refused, asked, queue, picker.verbs(), buttons, ready, board)
+    verbs = picker.verbs()
+    return Answer(judged, refused, asked, queue, verbs, buttons, ready, board, goes_on)
 
 
 def _goes_on(position: Position, state: BaseModel, seat: int, judged: Judged) -> bool:

@@ -96,6 +96,7 @@
     }));
     $("ready").textContent = a.ready.length ? a.ready.join("; ") : "nothing yet";
     $("sign-button").disabled = a.ready.length === 0;
+    $("then").hidden = !a.goes_on;
     mark();
   }
 
@@ -161,6 +162,9 @@
       else { ask({ queue: state.queue.slice(0, -1), verb: null, picks: [] }); }
     });
     $("clear").addEventListener("click", function () { ask({ queue: [], verb: null, picks: [] }); });
+    $("then").addEventListener("click", function () {
+      ask({ queue: answer.ready, verb: null, picks: [] });
+    });
     $("sign").addEventListener("submit", function (event) {
       event.preventDefault();
       if (!answer || !answer.ready.length) { return; }

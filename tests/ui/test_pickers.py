@@ -21,7 +21,7 @@ from pbem.core import registry
 from pbem.core.author import new_game
 from pbem.core.errors import UsageError
 from pbem.core.replay import Replay
-from pbem.core.rules import RulesError
+from pbem.core.rules import RulesError, Turn
 from pbem.core.selfplay import bot_identities
 from pbem.games.rattaneer.state import State as RattaneerState
 from pbem.games.rattus import flow
@@ -177,6 +177,20 @@ def test_a_turn_is_queued_move_by_move_while_it_goes_on() -> None:  # T-5
     assert answer.queue == [f"take {card}"] and answer.ready == [f"take {card}"]
     assert answer.board is not None and "data-pick=" in answer.board
     assert answer.judged.status == "partial" and "T-5" in answer.asked
+    # the Knight (T-6.4): one step is a legal move that a second click may extend
+    place = next(r.name for r in state.regions if r.tokens)
+    queue = ["take Knight", f"place {place}"]
+    assert state.plague is not None
+    step = board_of(state).neighbours(state.plague)[0]
+    knight = decide(replay, 0, Ask(queue=queue, picks=[step]))
+    assert (knight.judged.status, knight.judged.more) == ("legal", True)
+    after = state
+    for text in [*queue, f"plague {step}"]:
+        after = rules.apply(after, 0, rules.parse_action(after, 0, text))
+    pending = rules.pending(after)
+    assert isinstance(pending, Turn) and pending.seat == 0, "it spreads: the turn goes on"
+    assert knight.goes_on
+    assert knight.ready == [*queue, f"plague {step}"]
     with pytest.raises(UsageError, match="no longer fit the game"):
         decide(replay, 0, Ask(queue=[f"take {card}", f"take {card}"]))
     with pytest.raises(UsageError, match="no decision of yours"):
