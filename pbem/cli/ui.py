@@ -1,12 +1,10 @@
 """``pbem ui``: play from the board, in the browser, on this machine only.
 
-The web framework is imported here, when the command runs, so that every other command
-(and ``pbem --version``) starts without it.
+The web framework (and the browser launcher) is imported here, when the command runs, so
+that every other command (and ``pbem --version``) starts without it.
 """
 
 from __future__ import annotations
-
-import webbrowser
 
 import click
 
@@ -41,5 +39,7 @@ def ui(port: int, no_browser: bool, as_name: str | None) -> None:
     click.echo(f"pbem ui: the games of {name} at {url}")
     click.echo("pbem ui: stop with Ctrl-C", err=True)
     if not no_browser:
+        import webbrowser
+
         webbrowser.open(url)
     serve(sock, token, default_home(), name)

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
-from pbem.cli.main import COMMANDS
+from pbem.cli.main import COMMANDS, main
 from pbem.core.store import Store
 from tests.ui.conftest import Server, running
 from tests.ui.tables import PASSPHRASE, Table, furnish
@@ -142,3 +143,18 @@ def test_the_command_is_registered_and_loads_the_server_only_when_run() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_port_in_use_or_an_unknown_identity_is_one_line(door: tuple[Server, Path, Table]) -> None:
+    server, home, _ = door
+    runner = CliRunner()
+    env = {"PBEM_HOME": str(home)}
+    taken = runner.invoke(main, ["ui", "--no-browser", "--port", str(server.port)], env=env)
+    assert taken.exit_code == 2
+    assert taken.stderr.strip() == (
+        f"pbem: error: cannot listen on 127.0.0.1:{server.port} (Address already in use); "
+        "try another --port"
+    )
+    nobody = runner.invoke(main, ["ui", "--no-browser", "--as", "nobody"], env=env)
+    assert nobody.exit_code == 2 and nobody.stderr.startswith("pbem: error: ")
+    assert "nobody" in nobody.stderr and "Traceback" not in nobody.output
