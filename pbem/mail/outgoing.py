@@ -42,7 +42,7 @@ def prepare(
     nobody else is awaited: then the decision is ``me``'s own (``called``: the game as the
     player names it, for the hint)."""
     pos = store.head(game).position
-    keys = [card.sign_key for card in pos.genesis.seats]
+    keys = [card.sign_key for card in pos.cards]
     if me.sign_key not in keys:
         raise UsageError("say which of your identities holds a seat in this game with --as NAME")
     made = 0

@@ -151,7 +151,7 @@ class Ui:
     def _decide(self, game: str, ask: DecideRequest) -> dict[str, Any]:
         with self.store() as store:
             pos = store.head(store.resolve(game)).position
-            seat = _seat(pos.genesis.seats, self.card())
+            seat = _seat(pos.cards, self.card())
             answer = decide(pos, seat, Ask(ask.queue, ask.verb, ask.picks, ask.typed))
             return answer.to_json()
 
@@ -175,8 +175,8 @@ class Ui:
     ) -> dict[str, Any]:
         """What the page says after signing: what was played, who is awaited now."""
         pos = store.head(gid).position
-        seat = _seat(pos.genesis.seats, self.card())
-        others = [pos.genesis.seats[s].name for s in pos.remaining() if s != seat]
+        seat = _seat(pos.cards, self.card())
+        others = [pos.cards[s].name for s in pos.remaining() if s != seat]
         return {
             "played": done,
             "left": left,

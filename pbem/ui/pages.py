@@ -15,7 +15,6 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,8 +22,8 @@ from typing import Any
 import jinja2
 
 from pbem.cli.common import newest_export, owes_automatic, seat_of_card
-from pbem.core.author import describe_awaiting, private_knowledge
-from pbem.core.gamefile import Batch
+from pbem.core.author import describe_awaiting, private_knowledge, utc_now
+from pbem.core.dropouts import due, waiting
 from pbem.core.keys import Identity, IdentityCard
 from pbem.core.position import Position
 from pbem.core.store import Store, short_id
@@ -100,18 +99,10 @@ def script_json(value: Any) -> str:
 
 
 def deadline(position: Position) -> str:
-    """The deadline of the decision awaited now, if the game has deadlines: a genesis
-    ``deadline`` in seconds per decision (DESIGN §11), counted from the claimed time of the
-    last step. Empty when the game has none."""
-    seconds = getattr(position.genesis, "deadline", None)
-    if not isinstance(seconds, int) or position.result is not None:
-        return ""
-    last = position.last
-    if isinstance(last, Batch):
-        since = max(e.time for e in last.envelopes)
-    else:
-        since = last.time if last is not None else position.genesis.time
-    return datetime.fromtimestamp(since + seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """When the decision awaited now is due, in the words of ``pbem status`` (since when
+    it is awaited, when the deadline passes or that it has); empty for a game without
+    deadlines (DESIGN §11)."""
+    return waiting(position, utc_now()) if due(position) is not None else ""
 
 
 def games_page(store: Store, me: IdentityCard, token: str) -> Page:
@@ -119,7 +110,7 @@ def games_page(store: Store, me: IdentityCard, token: str) -> Page:
     for game in store.ids():
         pos = store.head(game).position
         seat = seat_of_card(pos, me)
-        waiting = [pos.genesis.seats[s].name for s in pos.remaining()]
+        waiting = [pos.cards[s].name for s in pos.remaining()]
         rows.append(
             {
                 "game": game,

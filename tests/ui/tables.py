@@ -1,6 +1,6 @@
 """A player's home for the board page's tests: a keyring holding one sealed identity
-(bot1), and a store holding a Rattaneer game at bot1's Morning placement and a Rattus game
-at the start of bot1's turn, the other seats played by seeded bots."""
+(bot1), and a store holding a Rattaneer game at bot1's Morning placement (with a deadline)
+and a Rattus game at the start of bot1's turn, the other seats played by seeded bots."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from tests.helpers import Seeded, fixed_clock, play_until
 
 PASSPHRASE = "correct horse battery staple"
 PLAYERS = 3
+DEADLINE = 2 * 86400
+"""The Rattaneer game's: two days a decision (the Rattus game has none)."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,8 @@ def _turn(r: Replay) -> bool:
         and r.awaiting.kind == "turn"
         and flow.stage(s) == "turn"
         and s.active == 0
-        and s.turn >= 1
         and not s.progress.took
+        and any(not r.tokens for r in s.regions)  # somewhere to be refused a placement
     )
 
 
@@ -51,7 +53,9 @@ def table() -> Table:
     ids = bot_identities(19, PLAYERS)
     cards = [i.card for i in ids]
     rattaneer = registry.get("rattaneer")
-    morning = new_game(rattaneer, {}, cards, ids[0], entropy=Seeded(19), clock=fixed_clock)
+    morning = new_game(
+        rattaneer, {}, cards, ids[0], entropy=Seeded(19), clock=fixed_clock, deadline=DEADLINE
+    )
     play_until(morning, list(ids), _morning)
     for seat in (1, 2):  # the others have sealed theirs: bot1's placement is the last one
         place = rattaneer.legal_actions(morning.state, seat)[seat]

@@ -46,6 +46,8 @@ def open_game(browser: Browser, server: Server, game: str) -> None:
     """From the games list (reached with the printed address), to the game's page."""
     browser.goto(server.url)
     assert browser.evaluate("location.href") == server.base + "/", "the token left the address"
+    row = browser.evaluate(f"document.querySelector(\"tr[data-game='{game}']\").innerText")
+    assert "your move" in row
     browser.click(f"tr[data-game='{game}'] a")
     browser.wait_for(
         lambda: browser.evaluate("document.body && document.body.dataset.decision") == "ready"
@@ -154,6 +156,10 @@ def test_a_morning_placement_by_clicking(
     game = homes.table.rattaneer.genesis.game
     configure_mail(homes.ui, smtp, certs)
     with Browser() as browser:
+        browser.goto(server.url)
+        rows = browser.evaluate("document.getElementById('games').innerText")
+        assert "the deadline passes at 2026-01-03 00:00 UTC" in rows  # the Rattaneer game's
+        browser.screenshot("#games", ARTIFACTS / "games.png")
         open_game(browser, server, game)
         assert "place your pieces (R-5.1)" in text(browser, "asked")
         pickable = browser.evaluate("document.querySelectorAll('#frame g.area.pickable').length")
