@@ -70,7 +70,8 @@
       show(Number(slider.value));
     });
     document.addEventListener("keydown", function (event) {
-      if (event.target === slider || event.altKey || event.ctrlKey || event.metaKey) {
+      /* keys typed into a field (the slider, a move typed in pbem ui) are the field's */
+      if (event.target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) {
         return;
       }
       var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };

@@ -272,6 +272,10 @@ def test_refused_clicks_and_moves_sign_nothing(homes: Homes, server: Server) -> 
         sign(browser, "not the passphrase")
         assert "wrong passphrase for identity 'bot1'" in text(browser, "refusal")
         browser.type("#typed-text", "pirates 2 2, henchmen X")
+        left = "new KeyboardEvent('keydown', {key: 'ArrowLeft', bubbles: true})"
+        browser.evaluate(f"document.getElementById('typed-text').dispatchEvent({left})")
+        shown = "document.querySelector('#frame .position').dataset.step"
+        assert browser.evaluate(shown) == "3", "an arrow key in the field is the field's"
         browser.click("#typed button")
         browser.wait_for(lambda: "your two pirates" in text(browser, "refusal"))
         refusal = "the server responded with a status of 409"  # the wrong passphrase's
