@@ -114,8 +114,9 @@ def play_until(
 ) -> None:
     """Random legal play (and every automatic step) until ``stop(replay)`` holds."""
     rng = Rng(seed)
+    seals = Seeded(len(seed))
     while not stop(replay):
         seat = replay.remaining()[0]
         if not automatic(replay, ids[seat], clock=fixed_clock):
             action = replay.rules.random_action(replay.state, seat, rng)
-            act(replay, ids[seat], action, clock=fixed_clock)
+            act(replay, ids[seat], action, entropy=seals, clock=fixed_clock)

@@ -23,23 +23,20 @@ from pbem.cli.common import (
     json_option,
     newest_export,
     open_game,
-    owes_automatic,
     own_card,
     reports_errors,
-    seat_of_card,
 )
 from pbem.cli.progress import Progress
-from pbem.core.author import automatic, describe_awaiting
+from pbem.core.author import describe_awaiting
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.files import write_new
-from pbem.core.journal import Journal
 from pbem.core.keys import IdentityCard, default_home
 from pbem.core.store import Store, short_id
 from pbem.core.words import plural
 from pbem.mail import config as mail_config
 from pbem.mail import transport
-from pbem.mail.compose import message_for
 from pbem.mail.inbox import describe, import_message
+from pbem.mail.outgoing import prepare
 from pbem.mail.robot import NOTIFY_VARIABLES, PassReport, Robot
 from pbem.mail.sources import read_messages
 
@@ -90,12 +87,10 @@ def send(
     store = Store(progress=Progress())
     with store.writing():
         opened = open_game(store, target)
-    pos = opened.position
-    me = own_card(as_name, pos.cards)
-    seat = seat_of_card(pos, me)
-    if me is None or seat is None:
+    me = own_card(as_name, opened.position.cards)
+    if me is None:
         raise UsageError("say which of your identities holds a seat in this game with --as NAME")
-    report, lines = mail_game(store, opened.head.game, me, to=to, cc=cc, eml=eml)
+    report, lines = mail_game(store, opened.head.game, me, to=to, cc=cc, eml=eml, called=target)
     if report is None:
         raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {target})")
     emit(as_json, report, [*opened.notes(store), *lines])
@@ -109,21 +104,16 @@ def mail_game(
     to: Literal["awaited", "all"] = "awaited",
     cc: Literal["others", "none"] | None = None,
     eml: Path | None = None,
+    called: str = "",
 ) -> tuple[dict[str, Any] | None, list[str]]:
     """Mail the newest head of ``game``, after the automatic steps ``me`` owes: what
-    ``pbem send`` and ``pbem play --send`` do. The report is None when nobody else is
-    awaited (the next decision is ``me``'s own): then nothing is sent."""
-    made = 0
-    if owes_automatic(store.head(game).position, seat_of_card(store.head(game).position, me)):
-        signer = identity(me.name)
-        with store.writing():
-            head = store.head(game)
-            made = automatic(head.position, signer, journal=Journal(store))
-            store.save(head.position, "made by pbem send")
-    head = store.head(game)
+    ``pbem send`` and ``pbem play --send`` do (``pbem.mail.outgoing``). The report is None
+    when nobody else is awaited (the next decision is ``me``'s own): then nothing is sent."""
     settings = mail_config.load()
     smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
-    message = message_for(head, me, smtp, to)
+    name = me.name
+    outgoing = prepare(store, game, me, lambda: identity(name), smtp, to, called=called or game)
+    message, made = outgoing.message, outgoing.made
     notes = [f"made {plural(made, 'automatic step')} first"] if made else []
     if message is None:
         return None, notes

@@ -41,6 +41,7 @@ COMMANDS = {
     "rules": "pbem.cli.rules:rules",
     "selfplay": "pbem.cli.selfplay:selfplay",
     "schema": "pbem.cli.schema:schema",
+    "ui": "pbem.cli.ui:ui",
 }
 
 

@@ -8,7 +8,9 @@ view still gets a page: its ``render_text`` table instead of a drawing.
 Pieces that stand for a rule (a class card, a companion card, a token's symbols) carry a
 ``hint``, the rule in words, shown on hover (an SVG ``<title>``); the page's legend prints
 the same texts (``BoardView.legend``), and its rules panel the sections the current
-decision cites (``BoardView.citations``).
+decision cites (``BoardView.citations``). What a player may click to decide on the board
+(``pbem ui``) carries the word it stands for as ``data-pick`` (an area, a region, a class
+card), or the words it may stand for as ``data-picks`` (the face-down tokens of a region).
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ class Chip:
     """A free place (no seat holds it), drawn as an empty outline."""
     hint: str = ""
     """What the piece stands for, shown on hover."""
+    pick: str = ""
+    """The word a player clicks it for (``pbem ui``), e.g. a class card's name; empty:
+    it cannot be picked."""
 
 
 @dataclass
@@ -61,6 +66,7 @@ class Note:
     text: str
     style: str = "note"
     hint: str = ""
+    pick: str = ""
 
 
 ROW = 20
@@ -86,8 +92,10 @@ class Stack:
             self.notes.append(Note(self.x + 2, self.y + 11, line, style, hint))
             self.y += NOTE + (4 if style == "name" else 0)
 
-    def chip(self, seat: Seat | None, text: str, hint: str = "") -> None:
-        chip = Chip(self.x, self.y, self.width, seat, text, blank=seat is None, hint=hint)
+    def chip(self, seat: Seat | None, text: str, hint: str = "", pick: str = "") -> None:
+        chip = Chip(
+            self.x, self.y, self.width, seat, text, blank=seat is None, hint=hint, pick=pick
+        )
         self.chips.append(chip)
         self.y += ROW
 

@@ -76,6 +76,8 @@ class Area:
     number: str
     title: list[str]
     current: bool
+    pick: str
+    """The area's number, to place pieces on it by clicking (``pbem ui``); the Farm: none."""
     chips: list[Chip] = field(default_factory=list)
     cards: list[Card] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
@@ -250,6 +252,7 @@ def _area(
         number="Farm" if number == FARM else str(number),
         title=[] if number == FARM else name.split(" ", 1),
         current=state.day is not None and state.day.area == number,
+        pick="" if number == FARM else str(number),
     )
     box.chips = [
         Chip(x + 4, TOP + HEADER + row * ROW, COLUMN - 8, seat, text, dashed)

@@ -61,6 +61,8 @@ class Badge:
     text: str
     style: str
     hint: str = ""
+    picks: str = ""
+    """The handles of the face-down tokens it counts, to pick one by clicking (``pbem ui``)."""
 
 
 @dataclass
@@ -247,16 +249,19 @@ def _region(
     name, then two columns of cube chips, then the tokens the reader saw."""
     name, (x, y) = here.name, shape.label
     count = len(here.tokens)
-    texts = [(f"{count} token{'s' if count != 1 else ''}", "tokens", BADGE_HINTS["tokens"])]
+    handles = " ".join(here.tokens)
+    texts = [
+        (f"{count} token{'s' if count != 1 else ''}", "tokens", BADGE_HINTS["tokens"], handles)
+    ]
     if state.plague == name:
-        texts.append(("PLAGUE", "plague", BADGE_HINTS["plague"]))
+        texts.append(("PLAGUE", "plague", BADGE_HINTS["plague"], ""))
     if state.africa is not None and state.africa.caravan == name:
-        texts.append(("caravan", "caravan", BADGE_HINTS["caravan"]))
-    widths = [len(t) * BADGE_CHAR_W + 10 for t, _, _ in texts]
+        texts.append(("caravan", "caravan", BADGE_HINTS["caravan"], ""))
+    widths = [len(t[0]) * BADGE_CHAR_W + 10 for t in texts]
     left = x - (sum(widths) + 4 * (len(widths) - 1)) / 2
     badges = []
-    for (label, style, hint), width in zip(texts, widths, strict=True):
-        badges.append(Badge(left, y + 6, width, label, style, hint))
+    for (label, style, hint, picks), width in zip(texts, widths, strict=True):
+        badges.append(Badge(left, y + 6, width, label, style, hint, picks))
         left += width + 4
     present = [s for s in seats if here.cubes[s.index]]
     chips = []
@@ -276,6 +281,7 @@ def _region(
             f"you saw {_face(faces[known[h]])}",
             "seen",
             _face_hint(faces[known[h]]),
+            pick=h,
         )
         for i, h in enumerate(t for t in here.tokens if t in known)
     ]
@@ -320,6 +326,7 @@ def _panel(state: State, seats: list[Seat], x: float) -> Stack:
             holder,
             f"{card.name}: {holder.label if holder else 'in the supply'}",
             _abilities()[card.name],
+            pick=card.name,
         )
     at.gap()
     at.note("Rat tokens", "name")

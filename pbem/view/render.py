@@ -16,12 +16,16 @@ import gzip
 import importlib
 import json
 from functools import cache
+from typing import Any
 
 import jinja2
+from pydantic import BaseModel
 
+from pbem.core.gamefile import Genesis
+from pbem.core.rules import Ruleset
 from pbem.resources import resource_dir
 from pbem.view.board import BoardView
-from pbem.view.history import History, Position
+from pbem.view.history import History, Position, Private
 from pbem.view.rules_panel import shown
 from pbem.view.seats import Seat, seats_of
 
@@ -55,11 +59,18 @@ def _templates() -> jinja2.Environment:
 def board_svg(history: History, position: Position) -> str | None:
     """The board at ``position`` as a standalone SVG document, or None when the ruleset
     has no drawing (or there is no state yet)."""
-    view = view_for(history.rules.id)
-    if view.template is None or position.state is None:
+    return draw_board(history.rules, history.replay.genesis, position.state, position.private)
+
+
+def draw_board(
+    rules: Ruleset, genesis: Genesis, state: BaseModel | None, private: Private | None
+) -> str | None:
+    """Any state of the game drawn as its board, with what ``private`` adds: the positions
+    of a history, or a position a player is about to make (``pbem ui``'s preview)."""
+    view = view_for(rules.id)
+    if view.template is None or state is None:
         return None
-    seats = seats_of(history.replay.genesis)
-    model = view.board(history.rules, position.state, seats, position.private)
+    model = view.board(rules, state, seats_of(genesis), private)
     return _templates().get_template(view.template).render(b=model)
 
 
@@ -90,6 +101,16 @@ def frame_html(history: History, position: Position, seats: list[Seat]) -> str:
 
 def page_html(history: History, start: Position, *, source: str, reader: Seat | None) -> str:
     """The whole page, opened at ``start``."""
+    context = page_context(history, start, source=source, reader=reader)
+    return _templates().get_template("page.html.j2").render(**context)
+
+
+def page_context(
+    history: History, start: Position, *, source: str, reader: Seat | None
+) -> dict[str, Any]:
+    """What ``page.html.j2`` draws, for this page and for pages that extend it
+    (``pbem ui``): ``frames`` holds every distinct frame, ``packed`` them all for the
+    script."""
     seats = seats_of(history.replay.genesis)
     frames: list[str] = []
     order: list[int] = []
@@ -104,21 +125,18 @@ def page_html(history: History, start: Position, *, source: str, reader: Seat | 
     last = history.positions[-1].state
     view = view_for(history.rules.id)
     legend = view.legend(history.rules, last, dict(genesis.options)) if last is not None else []
-    return (
-        _templates()
-        .get_template("page.html.j2")
-        .render(
-            h=history,
-            genesis=genesis,
-            title=history.rules.title or history.rules.id,
-            source=source,
-            seats=seats,
-            reader=reader,
-            start=start,
-            frame=frames[order[start.index + 1]],
-            last=history.positions[-1].index,
-            packed=base64.b64encode(packed).decode("ascii"),
-            legend=legend,
-            notice=history.rules.notice(dict(genesis.options)),
-        )
-    )
+    return {
+        "h": history,
+        "genesis": genesis,
+        "title": history.rules.title or history.rules.id,
+        "source": source,
+        "seats": seats,
+        "reader": reader,
+        "start": start,
+        "frame": frames[order[start.index + 1]],
+        "frames": frames,
+        "last": history.positions[-1].index,
+        "packed": base64.b64encode(packed).decode("ascii"),
+        "legend": legend,
+        "notice": history.rules.notice(dict(genesis.options)),
+    }

@@ -51,6 +51,8 @@
           /* some browsers refuse to change the address of a local file: not needed */
         }
       }
+      /* for a page that acts on the last position (pbem ui): which one is shown now */
+      document.dispatchEvent(new CustomEvent("pbem-frame", { detail: { pos: pos, last: last } }));
     }
 
     var moves = {
@@ -68,7 +70,8 @@
       show(Number(slider.value));
     });
     document.addEventListener("keydown", function (event) {
-      if (event.target === slider || event.altKey || event.ctrlKey || event.metaKey) {
+      /* keys typed into a field (the slider, a move typed in pbem ui) are the field's */
+      if (event.target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) {
         return;
       }
       var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };

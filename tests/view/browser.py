@@ -128,6 +128,10 @@ class Browser:
     # ----- what tests use --------------------------------------------------------------------
 
     def open(self, path: Path, width: int = 1400, height: int = 1000) -> None:
+        self.goto(path.resolve().as_uri(), width, height)
+
+    def goto(self, url: str, width: int = 1400, height: int = 1000) -> None:
+        """Load ``url`` and wait for its load event (after any redirect)."""
         self.send(
             "Emulation.setDeviceMetricsOverride",
             width=width,
@@ -135,8 +139,32 @@ class Browser:
             deviceScaleFactor=1,
             mobile=False,
         )
-        self.send("Page.navigate", url=path.resolve().as_uri())
-        self.wait_for(lambda: any(e["method"] == "Page.loadEventFired" for e in self.events))
+        loads = sum(e["method"] == "Page.loadEventFired" for e in self.events)
+        self.send("Page.navigate", url=url)
+        self.wait_for(
+            lambda: sum(e["method"] == "Page.loadEventFired" for e in self.events) > loads
+        )
+
+    def click(self, selector: str) -> None:
+        """A real click (mouse pressed and released) at the middle of ``selector``'s
+        element (of its first line box, for a link that wraps), scrolled into view first:
+        what the page receives is what a hand makes."""
+        found = self.evaluate(
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+            " if (!e) return null; e.scrollIntoView({block: 'center', inline: 'center'});"
+            " const r = e.getClientRects()[0] || e.getBoundingClientRect();"
+            " return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+        )
+        if found is None:
+            raise BrowserError(f"nothing on the page matches {selector}")
+        x, y = found
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def type(self, selector: str, text: str) -> None:
+        """Focus ``selector``'s field and type ``text`` into it, as a keyboard would."""
+        self.evaluate(f"document.querySelector({json.dumps(selector)}).focus()")
+        self.send("Input.insertText", text=text)
 
     def evaluate(self, expression: str) -> Any:
         result = self.send(
@@ -154,9 +182,10 @@ class Browser:
             self.evaluate("1")  # a round trip, collecting events meanwhile
             time.sleep(0.05)
 
-    def problems(self) -> list[str]:
+    def problems(self, own: str = "") -> list[str]:
         """Console messages, uncaught exceptions, log entries, and requests for anything
-        but the page's own file: a clean page has none."""
+        but the page's own file (or, with ``own``, addresses starting with it): a clean
+        page has none."""
         out = []
         for event in self.events:
             method, params = event["method"], event.get("params", {})
@@ -170,16 +199,21 @@ class Browser:
                 out.append(f"log {entry['level']}: {entry['text']} {entry.get('url', '')}")
             elif method == "Network.requestWillBeSent":
                 url = params["request"]["url"]
-                if not url.startswith(("file:", "data:", "about:")):
+                if not url.startswith(("file:", "data:", "about:", *([own] if own else []))):
                     out.append(f"request: {url}")
         return out
 
     def screenshot(self, selector: str, target: Path) -> bytes:
-        """A PNG of the element ``selector`` (its whole box, even below the fold)."""
+        """A PNG of the element ``selector`` (its whole box, even below the fold); a
+        selector matching several elements: the box around them all."""
+        self.evaluate("scrollTo(0, 0)")  # a sticky bar then stays where it belongs
         box = self.evaluate(
-            f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
-            ".getBoundingClientRect();"
-            " return [r.x + scrollX, r.y + scrollY, r.width, r.height]; })()"
+            f"(() => {{ const rs = [...document.querySelectorAll({json.dumps(selector)})]"
+            ".map(e => e.getBoundingClientRect());"
+            " const x = Math.min(...rs.map(r => r.left)), y = Math.min(...rs.map(r => r.top));"
+            " const w = Math.max(...rs.map(r => r.right)) - x;"
+            " const h = Math.max(...rs.map(r => r.bottom)) - y;"
+            " return [x + scrollX, y + scrollY, w, h]; })()"
         )
         x, y, width, height = box
         shot = self.send(

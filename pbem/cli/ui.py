@@ -1,0 +1,45 @@
+"""``pbem ui``: play from the board, in the browser, on this machine only.
+
+The web framework (and the browser launcher) is imported here, when the command runs, so
+that every other command (and ``pbem --version``) starts without it.
+"""
+
+from __future__ import annotations
+
+import click
+
+from pbem.cli.common import as_option, own_name, reports_errors
+from pbem.core.keys import Keyring, default_home
+
+
+@click.command()
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    show_default=True,
+    help="The port on 127.0.0.1 (0: any free one).",
+)
+@click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
+@as_option
+@reports_errors
+def ui(port: int, no_browser: bool, as_name: str | None) -> None:
+    """Show your games in the browser and play them by clicking on the board.
+
+    Listens on 127.0.0.1 only. The address holds a random token, as Jupyter's does: only
+    who has it can use the page. The passphrase is asked in the page at each signing (or
+    taken from $PBEM_PASSPHRASE) and kept nowhere. Stop with Ctrl-C."""
+    name = own_name(as_name, Keyring(), None)
+    Keyring().card(name)  # an unknown name fails now, not in the page
+    from pbem.ui.server import address, listen, new_token, serve
+
+    sock = listen(port)
+    token = new_token()
+    url = address(sock, token)
+    click.echo(f"pbem ui: the games of {name} at {url}")
+    click.echo("pbem ui: stop with Ctrl-C", err=True)
+    if not no_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    serve(sock, token, default_home(), name)

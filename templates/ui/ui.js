@@ -1,0 +1,196 @@
+/* pbem ui: the decision on the board. Clicks become words (data-pick on the board, buttons
+   for the rest); after each one the page asks its server what the rules say, and shows
+   the rule's refusal, what may come next (outlined on the board), and the moves ready to
+   sign. Nothing is judged here: the server runs the ruleset's own checks, and signing
+   runs every check again. No dependency, no request but to this page's own server. */
+(function () {
+  "use strict";
+  var ui = JSON.parse(document.getElementById("ui-data").textContent);
+  var token = document.querySelector("meta[name=pbem-token]").content;
+  var state = { queue: [], verb: null, picks: [] };
+  var answer = null;
+
+  function $(id) { return document.getElementById(id); }
+
+  function post(what, body) {
+    return fetch("/api/game/" + encodeURIComponent(ui.game) + "/" + what, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Pbem-Token": token },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response.json().then(function (data) {
+        if (!response.ok) { throw new Error(data.error || response.statusText); }
+        return data;
+      });
+    });
+  }
+
+  function button(label, title, action, current) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (title) { b.title = title; }
+    if (current) { b.className = "current"; }
+    b.addEventListener("click", action);
+    return b;
+  }
+
+  function fill(box, items) {
+    box.textContent = "";
+    items.forEach(function (item) { box.appendChild(item); });
+  }
+
+  function atLast() {
+    var shown = document.querySelector("#frame .position");
+    return shown && Number(shown.dataset.step) === ui.step;
+  }
+
+  function onBoard(word) {
+    return Array.prototype.some.call(document.querySelectorAll("#frame [data-pick], #frame [data-picks]"), function (el) {
+      return el.dataset.pick === word || (el.dataset.picks || "").split(" ").indexOf(word) >= 0;
+    });
+  }
+
+  function label(word) {
+    return ui.labels[word] ? word + ": " + ui.labels[word] : word;
+  }
+
+  function mark() {
+    /* outline what may be clicked next, and what was clicked already */
+    if (!answer || !atLast()) { return; }
+    var figure = document.querySelector("#frame figure.board");
+    if (answer.board && figure) {
+      figure.innerHTML = '<figcaption class="preview">The board after the moves to sign'
+        + " (not signed yet: the position above is the game's)</figcaption>" + answer.board;
+    }
+    var next = answer.next || [];
+    document.querySelectorAll("#frame [data-pick], #frame [data-picks]").forEach(function (el) {
+      var words = el.dataset.pick ? [el.dataset.pick] : el.dataset.picks.split(" ");
+      el.classList.toggle("pickable", words.some(function (w) { return next.indexOf(w) >= 0; }));
+      el.classList.toggle("picked", words.some(function (w) { return state.picks.indexOf(w) >= 0; }));
+    });
+  }
+
+  function show(a) {
+    answer = a;
+    state.queue = a.queue;
+    state.verb = a.verb;
+    state.picks = a.picks;
+    $("prompt").textContent = a.prompt || "";
+    if (a.asked) { $("asked").textContent = a.asked; }
+    $("so-far").hidden = !a.picks.length;
+    $("so-far").textContent = a.picks.length ? "Clicked so far: " + [a.verb].concat(a.picks.map(label)).join(" ") : "";
+    var refusal = $("refusal");
+    refusal.hidden = !a.refused;
+    refusal.textContent = a.refused ? "Refused: " + a.refused : "";
+    fill($("verbs"), a.verbs.length > 1 ? a.verbs.map(function (v) {
+      return button(v.usage || v.verb, v.label, function () { ask({ verb: v.verb, picks: [] }); }, v.verb === a.verb);
+    }) : []);
+    var words = (a.next || []).filter(function (w) { return !onBoard(w); });
+    fill($("words"), words.map(function (w) {
+      return button(label(w), "", function () { ask({ picks: state.picks.concat([w]) }); });
+    }));
+    fill($("buttons"), a.buttons.map(function (b) {
+      return button(b.text, b.title, function () { ask({ typed: b.text }); });
+    }));
+    $("ready").textContent = a.ready.length ? a.ready.join("; ") : "nothing yet";
+    $("sign-button").disabled = a.ready.length === 0;
+    $("then").hidden = !a.goes_on;
+    mark();
+  }
+
+  function fail(error) {
+    var refusal = $("refusal");
+    refusal.hidden = false;
+    refusal.textContent = error.message;
+  }
+
+  function ask(change) {
+    var body = { queue: state.queue, verb: state.verb, picks: state.picks, typed: "" };
+    Object.keys(change).forEach(function (k) { body[k] = change[k]; });
+    return post("decide", body).then(show, fail);
+  }
+
+  function passphrase() {
+    var field = $("passphrase");
+    if (!field) { return ""; }
+    var value = field.value;
+    field.value = ""; /* asked again at every signing, kept nowhere */
+    return value;
+  }
+
+  function signed(result) {
+    var text = result.played.length ? "Signed and saved in your store: " + result.played.join("; ") + "." : "";
+    if (result.automatic) { text += " Made " + result.automatic + " automatic step(s)."; }
+    if (result.awaiting.length) { text += " Awaited now: " + result.awaiting.join(", ") + "."; }
+    if (result.yours || result.owes) { text += " It is your move again: reload the page."; }
+    $("after-text").textContent = text.trim();
+    $("after").hidden = false;
+    document.body.dataset.signed = "true";
+    ["sign", "typed", "auto", "verbs", "words", "buttons"].forEach(function (id) {
+      if ($(id)) { $(id).hidden = true; }
+    });
+    if ($("prompt")) { $("prompt").textContent = "Signed."; }
+  }
+
+  document.addEventListener("pbem-frame", mark);
+
+  if (ui.decision) {
+    $("frame").addEventListener("click", function (event) {
+      var el = event.target.closest("[data-pick], [data-picks]");
+      if (!el || !answer) { return; }
+      if (!atLast()) {
+        fail(new Error("step to the last position to make your move"));
+        return;
+      }
+      var word = el.dataset.pick;
+      if (!word) {
+        var choices = el.dataset.picks.split(" ").filter(function (w) { return state.picks.indexOf(w) < 0; });
+        word = choices.filter(function (w) { return answer.next.indexOf(w) >= 0; })[0] || choices[0];
+      }
+      if (word) { ask({ picks: state.picks.concat([word]) }); }
+    });
+    $("typed").addEventListener("submit", function (event) {
+      event.preventDefault();
+      var text = $("typed-text").value.trim();
+      if (text) { ask({ typed: text }).then(function () { $("typed-text").value = ""; }); }
+    });
+    $("undo").addEventListener("click", function () {
+      if (state.picks.length) { ask({ picks: state.picks.slice(0, -1) }); }
+      else if (answer && answer.ready.length > state.queue.length) { ask({ picks: [] }); }
+      else { ask({ queue: state.queue.slice(0, -1), verb: null, picks: [] }); }
+    });
+    $("clear").addEventListener("click", function () { ask({ queue: [], verb: null, picks: [] }); });
+    $("then").addEventListener("click", function () {
+      ask({ queue: answer.ready, verb: null, picks: [] });
+    });
+    $("sign").addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (!answer || !answer.ready.length) { return; }
+      post("play", { head: ui.head, moves: answer.ready, passphrase: passphrase() }).then(signed, fail);
+    });
+    ask({}).then(function () { document.body.dataset.decision = "ready"; });
+  }
+  if ($("auto")) {
+    $("auto").addEventListener("submit", function (event) {
+      event.preventDefault();
+      post("automatic", { head: ui.head, moves: [], passphrase: passphrase() }).then(signed, function (e) {
+        $("after-result").textContent = e.message;
+        $("after").hidden = false;
+      });
+    });
+  }
+  function said(result) { $("after-result").textContent = result; }
+  $("export").addEventListener("click", function () {
+    post("export", {}).then(function (r) { said("Saved " + r.file); }, function (e) { said(e.message); });
+  });
+  $("send").addEventListener("click", function () {
+    var field = $("smtp-password");
+    var body = { smtp_password: field.value, passphrase: passphrase() };
+    field.value = "";
+    post("send", body).then(function (r) {
+      said("Sent " + r.subject + " to " + r.sent_to.join(", "));
+    }, function (e) { said(e.message); });
+  });
+})();
