@@ -38,10 +38,9 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "g.json"
 
 
-def stored() -> str:
-    """The game's id in the store: a move is made on its newest head, as a player who
-    keeps no copies plays (one home for the history, DESIGN §10)."""
-    return str(json.loads(ok("games", "--json").stdout)["games"][0]["game"])
+def stored() -> Path:
+    """The newest copy (every move is made on it, so none on a copy already acted on)."""
+    return max([Path("g.json"), *Path().glob("*.s*.json")], key=lambda p: p.stat().st_mtime_ns)
 
 
 def newest(folder: Path) -> Path:

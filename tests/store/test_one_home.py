@@ -206,7 +206,7 @@ def test_no_passphrase_is_asked_unless_a_private_item_is_read(
 def test_a_stale_file_names_the_newer_head_and_the_command_uses_it(table: Path) -> None:
     newer = Path(report("play", table, "guess 3", "--as", "bea")["file"])
     text = ok("status", table).stdout
-    assert f"{table} is 1 step(s) behind your newest copy ({newer}); using that" in text
+    assert f"{table} is 1 step behind your newest copy ({newer}); using that" in text
     assert "committed already: bea" in text
     played = report("play", table, "guess 6", "--as", "cid")
     assert played["played"] == ["guess 6"] and Path(played["file"]).name == "g.s0003-2.json"
