@@ -60,17 +60,15 @@ def drive(game: Path, rng: random.Random) -> Path:
         if awaiting.startswith("nothing"):
             return game
         name = awaiting.split(" to ")[0].split(", ")[0]
-        current = game
         if awaiting.endswith(AUTOMATIC):
             report = pbem("play", str(game), "--as", name)
         else:
-            listed = pbem("moves", str(game), "--as", name)
-            current = Path(listed["wrote"] or game)
-            move = choose(listed["moves"], current, name, rng)
-            report = pbem("play", str(current), move, "--as", name)
+            listed = pbem("moves", str(game), "--as", name)  # reads only: signs nothing
+            move = choose(listed["moves"], game, name, rng)
+            report = pbem("play", str(game), move, "--as", name)
         new = Path(report["file"])
-        for old in {game, current} - {new}:
-            old.unlink()
+        if new != game:
+            game.unlink()
         game, awaiting = new, report["next"]
 
 

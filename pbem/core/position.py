@@ -214,6 +214,10 @@ class Position:
                 f"(rules hash {self.rules.content_hash()[:12]}); use the pbem release the "
                 "game was created with"
             )
+        try:
+            self.rules.check_options(g.options)
+        except RulesError as exc:
+            raise Rejected(f"genesis: options: {exc}") from exc
         n = len(g.seats)
         if not self.rules.min_seats <= n <= self.rules.max_seats:
             raise Rejected(

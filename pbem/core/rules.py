@@ -18,9 +18,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from pbem.core.canonical import MAX_SAFE_INTEGER, fast_encoding
+from pbem.core.canonical import MAX_SAFE_INTEGER, canonical, fast_encoding
 from pbem.core.knowledge import Knowledge
 from pbem.core.randomness import Rng
 from pbem.core.rulebook import Rulebook, Topic, load
@@ -184,6 +184,28 @@ class Ruleset(ABC):
         if raw:
             raise RulesError(f"{self.id} takes no options (got {', '.join(sorted(raw))})")
         return {}
+
+    options_model: ClassVar[type[BaseModel] | None] = None
+    """The options as the genesis holds them; None: the ruleset takes none."""
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Refuse genesis options that ``parse_options`` could not have made: of the model's
+        types with no coercion (``1`` is not ``true``), nothing unknown, and exactly the
+        normal form (every default written out, none ``null``), so that the options the rules
+        read are the bytes that were signed."""
+        model = self.options_model
+        if model is None:
+            if options:
+                raise RulesError(f"{self.id} takes no options")
+            return
+        try:
+            parsed = model.model_validate(dict(options), strict=True)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = ".".join(str(p) for p in error["loc"]) or "options"
+            raise RulesError(f"{where}: {error['msg']}") from None
+        if canonical(parsed.model_dump(mode="json", exclude_none=True)) != canonical(dict(options)):
+            raise RulesError("not in the normal form pbem new writes (a default left out)")
 
     @abstractmethod
     def setup(self, options: Mapping[str, Any], seats: int) -> BaseModel:

@@ -27,7 +27,8 @@ BLOCK = re.compile(r"(```vectors\n).*?(```)", re.S)
 
 
 def game_text() -> str:
-    """A complete 2-seat ``guess`` game of one round, seed 2 (6 steps)."""
+    """A complete 2-seat ``guess`` game of one round, seed 2: a join, a beacon, sealed
+    guesses and their reveal, a turn."""
     rules = registry.get("guess")
     report = play_game(rules, 2, 2, rules.parse_options({"rounds": "1"}), ["random"], None)
     assert report.text is not None

@@ -62,8 +62,16 @@ class GuessState(Model):
         )
 
 
+class GuessOptions(Model):
+    """The options as the genesis holds them."""
+
+    rounds: Annotated[int, Field(ge=1, le=1000)]
+    open: bool
+
+
 class GuessGame(Ruleset):
     id = "guess"
+    options_model = GuessOptions
     version = "1"
     title = "Guess (test ruleset)"
     min_seats = 2

@@ -55,6 +55,7 @@ class Rattaneer(Ruleset):
     """Rattaneer (Hisashi Hayashi, OKAZU Brand 2017), per ``rules.md`` (``pbem rules``)."""
 
     id = "rattaneer"
+    options_model = Options
     version = "1.1"
     title = "Rattaneer"
     min_seats = 2

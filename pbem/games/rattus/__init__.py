@@ -64,6 +64,7 @@ def _options(raw: Mapping[str, str]) -> Options:
 
 class Rattus(Ruleset):
     id = "rattus"
+    options_model = Options
     version = "1.2"
     title = "Rattus (with Africanus)"
     min_seats = 2
