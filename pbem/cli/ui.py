@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from pbem.cli.common import as_option, own_name, reports_errors
+from pbem.cli.common import as_option, emit, json_option, own_name, reports_errors
 from pbem.core.keys import Keyring, default_home
 
 
@@ -22,13 +22,15 @@ from pbem.core.keys import Keyring, default_home
 )
 @click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
 @as_option
+@json_option
 @reports_errors
-def ui(port: int, no_browser: bool, as_name: str | None) -> None:
+def ui(port: int, no_browser: bool, as_name: str | None, as_json: bool) -> None:
     """Show your games in the browser and play them by clicking on the board.
 
     Listens on 127.0.0.1 only. The address holds a random token, as Jupyter's does: only
     who has it can use the page. The passphrase is asked in the page at each signing (or
-    taken from $PBEM_PASSPHRASE) and kept nowhere. Stop with Ctrl-C."""
+    taken from $PBEM_PASSPHRASE) and kept nowhere. Stop with Ctrl-C. With ``--json`` the
+    address is one JSON object on stdout ({"ok", "identity", "url"}), for a launcher."""
     name = own_name(as_name, Keyring(), None)
     Keyring().card(name)  # an unknown name fails now, not in the page
     from pbem.ui.server import address, listen, new_token, serve
@@ -36,7 +38,8 @@ def ui(port: int, no_browser: bool, as_name: str | None) -> None:
     sock = listen(port)
     token = new_token()
     url = address(sock, token)
-    click.echo(f"pbem ui: the games of {name} at {url}")
+    report = {"ok": True, "identity": name, "url": url}
+    emit(as_json, report, [f"pbem ui: the games of {name} at {url}"])
     click.echo("pbem ui: stop with Ctrl-C", err=True)
     if not no_browser:
         import webbrowser

@@ -202,8 +202,8 @@ class Ruleset(ABC):
             parsed = model.model_validate(dict(options), strict=True)
         except ValidationError as exc:
             error = exc.errors()[0]
-            where = ".".join(str(p) for p in error["loc"]) or "options"
-            raise RulesError(f"{where}: {error['msg']}") from None
+            where = "".join(f"{p}: " for p in error["loc"][:1])
+            raise RulesError(f"{where}{error['msg'].removeprefix('Value error, ')}") from None
         if canonical(parsed.model_dump(mode="json", exclude_none=True)) != canonical(dict(options)):
             raise RulesError("not in the normal form pbem new writes (a default left out)")
 

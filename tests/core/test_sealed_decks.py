@@ -33,7 +33,9 @@ RULES = registry.get("peek")
 def started(players: int, seed: int = 1) -> tuple[Replay, list[Identity]]:
     """Joined, shuffled, dealt: the first seat's turn."""
     ids = bot_identities(seed, players)
-    replay = new_game(RULES, {}, [i.card for i in ids], ids[0], entropy=Seeded(seed))
+    replay = new_game(
+        RULES, RULES.parse_options({}), [i.card for i in ids], ids[0], entropy=Seeded(seed)
+    )
     settle(replay, ids)
     return replay, ids
 
@@ -127,7 +129,9 @@ def test_a_forged_share_is_rejected_naming_the_seat() -> None:
 @pytest.fixture(scope="module")
 def _before_seat_1() -> tuple[Replay, list[Identity]]:
     ids = bot_identities(8, 3)
-    replay = new_game(RULES, {}, [i.card for i in ids], ids[0], entropy=Seeded(8))
+    replay = new_game(
+        RULES, RULES.parse_options({}), [i.card for i in ids], ids[0], entropy=Seeded(8)
+    )
     for ident in ids:
         automatic(replay, ident)
     automatic(replay, ids[0])  # seat 0's honest shuffle

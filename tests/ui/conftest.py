@@ -5,6 +5,7 @@ played, where ``pbem play`` makes the same moves for comparison."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -57,7 +58,7 @@ def running(home: Path, work: Path) -> Iterator[Server]:
     logged)."""
     work.mkdir(exist_ok=True)
     env = {**os.environ, "PBEM_HOME": str(home), "PBEM_SMTP_PASSWORD": "secret"}
-    command = [sys.executable, "-m", "pbem", "ui", "--no-browser", "--as", "bot1"]
+    command = [sys.executable, "-m", "pbem", "ui", "--no-browser", "--as", "bot1", "--json"]
     errors = work / "ui.stderr"
     with errors.open("w") as sink:
         process = subprocess.Popen(
@@ -65,9 +66,13 @@ def running(home: Path, work: Path) -> Iterator[Server]:
         )
     try:
         assert process.stdout is not None
-        line = process.stdout.readline()
-        found = ADDRESS.search(line)
-        assert found, (line, errors.read_text())
+        lines = [process.stdout.readline()]  # the address, as one JSON object
+        while lines[-1] and lines[-1].rstrip() != "}":
+            lines.append(process.stdout.readline())
+        report = json.loads("".join(lines))
+        assert report["ok"] and report["identity"] == "bot1", report
+        found = ADDRESS.fullmatch(report["url"])
+        assert found, (lines, errors.read_text())
         yield Server(found.group(0), found.group(1), int(found.group(2)), found.group(3), work)
     finally:
         process.terminate()

@@ -54,14 +54,22 @@ def table() -> Table:
     cards = [i.card for i in ids]
     rattaneer = registry.get("rattaneer")
     morning = new_game(
-        rattaneer, {}, cards, ids[0], entropy=Seeded(19), clock=fixed_clock, deadline=DEADLINE
+        rattaneer,
+        rattaneer.parse_options({}),
+        cards,
+        ids[0],
+        entropy=Seeded(19),
+        clock=fixed_clock,
+        deadline=DEADLINE,
     )
     play_until(morning, list(ids), _morning)
     for seat in (1, 2):  # the others have sealed theirs: bot1's placement is the last one
         place = rattaneer.legal_actions(morning.state, seat)[seat]
         act(morning, ids[seat], place, entropy=Seeded(seat), clock=fixed_clock)
     rattus = registry.get("rattus")
-    turn = new_game(rattus, {}, cards, ids[0], entropy=Seeded(20), clock=fixed_clock)
+    turn = new_game(
+        rattus, rattus.parse_options({}), cards, ids[0], entropy=Seeded(20), clock=fixed_clock
+    )
     play_until(turn, list(ids), _turn)
     return Table(morning.to_file(), turn.to_file(), tuple(ids))
 

@@ -215,7 +215,9 @@ def test_the_deadline_shows_only_where_the_game_has_one() -> None:  # DESIGN §1
     assert deadline(replay) == ""
     rules = registry.get("guess")
     ids = bot_identities(2, 2)
-    dated = new_game(rules, {}, [i.card for i in ids], ids[0], deadline=3 * 86400)
+    dated = new_game(
+        rules, rules.parse_options({}), [i.card for i in ids], ids[0], deadline=3 * 86400
+    )
     assert deadline(dated) == (
         "bot2 awaited since 2026-01-01 00:00 UTC (0m); "
         "the deadline passes at 2026-01-04 00:00 UTC (in 3d 0h)"

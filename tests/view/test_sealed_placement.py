@@ -22,7 +22,9 @@ PLAYERS = 3
 def test_only_the_sealer_sees_its_placement() -> None:
     rules = registry.get("rattaneer")
     ids = bot_identities(40, PLAYERS)
-    replay = new_game(rules, {}, [i.card for i in ids], ids[0], entropy=Seeded(40))
+    replay = new_game(
+        rules, rules.parse_options({}), [i.card for i in ids], ids[0], entropy=Seeded(40)
+    )
 
     def second_morning(r: Replay) -> bool:
         """Round 2's placements awaited, none sealed yet."""

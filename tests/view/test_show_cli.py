@@ -133,7 +133,9 @@ def test_a_wrong_cached_state_is_reported_after_every_step_verified(game_file: P
 def test_a_game_nobody_joined_yet_has_a_page_and_no_board(tmp_path: Path) -> None:
     rules = registry.get("rattus")
     ids = bot_identities(9, 2)
-    replay = new_game(rules, {}, [i.card for i in ids], ids[0], entropy=Seeded(9))
+    replay = new_game(
+        rules, rules.parse_options({}), [i.card for i in ids], ids[0], entropy=Seeded(9)
+    )
     path = tmp_path / "new.json"
     path.write_text(gamefile.encode(replay.to_file()))
     result = run(path, "-o", "-")
