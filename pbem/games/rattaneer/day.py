@@ -17,6 +17,7 @@ from typing import Literal
 
 from pbem.core.randomness import Rng
 from pbem.core.rules import RulesError
+from pbem.core.words import plural
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Spot, Take
 from pbem.games.rattaneer.cards import CardSet, ShipCard
 from pbem.games.rattaneer.decks import draw
@@ -179,7 +180,7 @@ def check_day(state: State, cards: CardSet, seat: int, action: AnyAction) -> Non
         check_face_up(player, action.cards, rule)
         if what == "ship" and len(action.cards) > _day(state).ship:
             most = _day(state).ship
-            raise RulesError(f"R-6.3.3: this trade ship turns at most {most} card(s)")
+            raise RulesError(f"R-6.3.3: this trade ship turns at most {plural(most, 'card')}")
     elif isinstance(action, Spot):
         if player.henchmen < 1:
             raise RulesError("R-6.5: you have no henchman to put on the treasure card")

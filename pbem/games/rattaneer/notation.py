@@ -23,7 +23,7 @@ from pbem.core.words import plural
 from pbem.games.rattaneer import day
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Place, Spot, Take
 from pbem.games.rattaneer.cards import CardSet
-from pbem.games.rattaneer.state import AREA_NAMES, AREAS, State
+from pbem.games.rattaneer.state import AREA_NAMES, State
 
 X = "X"
 EXAMPLES = 6  # examples in the help of a decision
@@ -126,8 +126,9 @@ def _parse_place(state: State, seat: int, args: list[str], text: str) -> Place:
     available = state.players[seat].henchmen
     if len(henchmen) != available:
         raise RulesError(
-            f"R-5.1: say where each of your {available} available henchmen goes, an area or X"
-            f" (e.g. '{format_action(state, seat, place)}'); got {text.strip()!r}"
+            f"R-5.1: you have {plural(available, 'henchman', 'henchmen')} available: list "
+            f"{plural(available, 'area')} or X after 'henchmen', one for each; "
+            f"{text.strip()!r} lists {len(henchmen)}"
         )
     return place
 
@@ -207,8 +208,8 @@ def help_text(state: State, seat: int, options: list[AnyAction]) -> str:
     if what == "place":
         available = state.players[seat].henchmen
         lines += [
-            f"Your henchmen available: {available}, so list {available} area(s) or X after"
-            f" 'henchmen'. Pirates on 2 different areas {AREAS.start}–{AREAS.stop - 1}; with"
+            f"Your henchmen available: {available}, so list {plural(available, 'area')} or X"
+            " after 'henchmen'. Pirates on 2 different areas {AREAS.start}–{AREAS.stop - 1}; with"
             " your pirate any number of your henchmen, elsewhere at most 1.",
             "Short form: 'p 3 7 h 3 3 x'. Separate words with spaces or ',', never ';'"
             " (pbem play reads it as the end of a move).",

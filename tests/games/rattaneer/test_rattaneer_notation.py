@@ -52,9 +52,9 @@ def test_parse_and_format_round_trip(rules, table, phase, area, ship, text, acti
         ("morning", 0, "pirates 3", "expected two pirate areas"),
         ("morning", 0, "pirates 3 7 8", "expected two pirate areas"),
         ("morning", 0, "pirates 3 7; henchmen 3", "expected two pirate areas"),
-        ("morning", 0, "pirates 3 7", "R-5.1: say where each of your 1 available henchmen goes,"
-         " an area or X \\(e.g. 'pirates 3 7, henchmen X'\\); got 'pirates 3 7'"),
-        ("morning", 0, "pirates 3 7 h 3 x", "say where each of your 1 available henchmen"),
+        ("morning", 0, "pirates 3 7", "R-5.1: you have 1 henchman available: list 1 area or X"
+         " after 'henchmen', one for each; 'pirates 3 7' lists 0"),
+        ("morning", 0, "pirates 3 7 h 3 x", "'pirates 3 7 h 3 x' lists 2"),
         ("morning", 0, "pirates 3 7 h 3 Y", "a henchman goes on an area 1–10 or X, not 'y'"),
         ("morning", 0, "buy C05", "expected 'pirates A B"),
         ("day", 2, "take P1-1", "expected 'buy <companion>'"),
