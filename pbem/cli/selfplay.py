@@ -10,6 +10,7 @@ from pbem.cli.common import emit, json_option, reports_errors, ruleset_options
 from pbem.core import registry
 from pbem.core.errors import UsageError
 from pbem.core.selfplay import play_game
+from pbem.core.words import plural
 
 
 @click.command()
@@ -58,6 +59,7 @@ def selfplay(
         )
     total_steps = sum(r["steps"] for r in reports)
     lines.append(
-        f"{games} game(s) of {ruleset} with {players} players verified, {total_steps} steps in all"
+        f"{plural(games, 'game')} of {ruleset} with {players} players verified, "
+        f"{plural(total_steps, 'step')} in all"
     )
     emit(as_json, {"games": reports}, lines)

@@ -11,6 +11,7 @@ repeated exactly.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from pbem.core import gamefile
 from pbem.core.author import act, automatic, knowledge, new_game
 from pbem.core.canonical import canonical
 from pbem.core.errors import Rejected, UsageError
-from pbem.core.files import atomic_write
+from pbem.core.files import write_new
 from pbem.core.gamefile import Envelope
 from pbem.core.keys import Identity
 from pbem.core.randomness import Rng
@@ -86,6 +87,28 @@ def resolve_bot(rules: Ruleset, bot: str | Bot) -> Bot:
         raise UsageError(str(exc)) from exc
 
 
+def file_name(rules: Ruleset, players: int, seed: int, options: dict[str, Any]) -> str:
+    """``rattus-africanus-4p-seed3.json``: the ruleset, the options that differ from its
+    defaults, the players and the seed, so that games of two set-ups never share a name."""
+    defaults = rules.parse_options({})
+    words = [rules.id]
+    for key, value in sorted(options.items()):
+        if defaults.get(key) == value:
+            continue
+        if isinstance(value, bool):
+            words.append(key if value else f"no-{key}")
+        else:
+            text = "+".join(map(str, value)) if isinstance(value, list) else str(value)
+            words.append(f"{key}{text}" if len(text) <= 24 else f"{key}{short_hash(text)}")
+    words.append(f"{players}p-seed{seed}")
+    return re.sub(r"[^A-Za-z0-9+_-]", "-", "-".join(words)) + ".json"
+
+
+def short_hash(text: str) -> str:
+    """Eight hex digits standing for a long option value in a file name."""
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
 def play_game(
     rules: Ruleset,
     players: int,
@@ -100,6 +123,9 @@ def play_game(
     is shown the author's replay after every signature (a test that scans every version of
     the file for what must stay hidden)."""
     seat_bots = [resolve_bot(rules, b) for b in bots]
+    path = out / file_name(rules, players, seed, options) if out is not None else None
+    if path is not None and path.exists():
+        raise UsageError(f"{path}: exists already; pbem never writes over a file (another --out)")
     identities = bot_identities(seed, players)
     rng = Rng(hashlib.sha256(b"pbem/1/selfplay-rng\0" + str(seed).encode()).digest())
     entropy = _Entropy(rng.fork("entropy"))
@@ -131,9 +157,8 @@ def play_game(
     text = gamefile.encode(author.to_file())
     final = replay_file(gamefile.decode(text), rules)
     assert final.result is not None
-    path = None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{rules.id}-{players}p-seed{seed}.json"
-        atomic_write(path, text.encode())
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not write_new(path, text.encode()):
+            raise UsageError(f"{path}: exists already; pbem never writes over a file")
     return GameReport(seed, len(final.steps), len(text.encode()), final.result, path, text)
