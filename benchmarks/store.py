@@ -54,6 +54,21 @@ def versions(players: int, seed: int) -> list[str]:
     return out
 
 
+#: Signatures added by the longer of the two extensions timed.
+EXTRA = 25
+
+
+def extension(home: Path, texts: list[str], at: int, k: int) -> float:
+    """Seconds to import version ``at + k`` into a store that holds version ``at``."""
+    store = Store(home)
+    store.import_game(gamefile.decode(texts[at], lazy=True), "benchmark")
+    start = time.perf_counter()
+    store.import_game(gamefile.decode(texts[at + k], lazy=True), "benchmark")
+    took = time.perf_counter() - start
+    store.close()
+    return took
+
+
 def store_bytes(home: Path) -> int:
     return sum(p.stat().st_size for p in home.glob("store.sqlite*"))
 
@@ -102,6 +117,14 @@ def main() -> None:
         early, late = statistics.median(lap[1 : n // 10]), statistics.median(lap[-(n // 10) :])
         grew = len(final) / len(texts[n // 20].encode())
         print(f"ratio last tenth / first tenth: {late / early:.2f} (the file grew {grew:.0f}x)")
+        for where, at in (("short", n // 10), ("long", n - 1 - EXTRA)):
+            one, more = (extension(Path(tmp) / f"x{where}{k}", texts, at, k) for k in (1, EXTRA))
+            steps = len(gamefile.decode(texts[at]).steps)
+            print(
+                f"import extending a {where} prefix ({steps} steps) by 1 / {EXTRA} "
+                f"signatures: {one * 1000:.1f} / {more * 1000:.1f} ms, "
+                f"{(more - one) / (EXTRA - 1) * 1000:.1f} ms per further signature"
+            )
 
         # Whole processes on a warm store, midway through the game (a move to play).
         mid = gamefile.decode(texts[len(texts) // 2])
