@@ -15,7 +15,6 @@ Run: ``.venv/bin/python benchmarks/store.py [players] [seed]``. Nothing here ass
 
 from __future__ import annotations
 
-import hashlib
 import os
 import statistics
 import subprocess
@@ -28,31 +27,46 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.core import gamefile, registry  # noqa: E402
-from pbem.core.author import act, automatic, new_game  # noqa: E402
+from pbem.core.author import knowledge  # noqa: E402
 from pbem.core.keys import Keyring, seal_identity  # noqa: E402
 from pbem.core.randomness import Rng  # noqa: E402
-from pbem.core.selfplay import StepClock, bot_identities  # noqa: E402
+from pbem.core.selfplay import bot_identities, play_game  # noqa: E402
 from pbem.core.store import Store  # noqa: E402
 
 PBEM = str(ROOT / ".venv" / "bin" / "pbem")
 
 
 def versions(players: int, seed: int) -> list[str]:
-    """Every version of a bot game, one per signature, as file texts."""
+    """Every version of a game played by greedy bots, one per signature, as file texts: the
+    game ``pbem selfplay rattus --players P --seed S --bot greedy --option africanus=on``
+    plays (the same seed gives the same game, so runs compare)."""
     rules = registry.get("rattus")
-    ids = bot_identities(seed, players)
-    rng = Rng(hashlib.sha256(b"store benchmark %d" % seed).digest())
-    clock = StepClock()
     options = rules.parse_options({"africanus": "true"})
-    replay = new_game(rules, options, [i.card for i in ids], ids[0], clock=clock)
-    bot = rules.bots()["greedy"]
-    out = [gamefile.encode(replay.to_file())]
-    while replay.result is None:
-        seat = replay.remaining()[0]
-        if not automatic(replay, ids[seat], clock=clock):
-            act(replay, ids[seat], bot(rules, replay.state, seat, rng), clock=clock)
-        out.append(gamefile.encode(replay.to_file()))
+    out: list[str] = []
+    play_game(
+        rules,
+        players,
+        seed,
+        options,
+        ["greedy"],
+        observe=lambda author: out.append(gamefile.encode(author.to_file())),
+    )
     return out
+
+
+#: Signatures added by the longer of the two extensions timed.
+EXTRA = 25
+
+
+def extension(home: Path, texts: list[str], at: int, k: int) -> float:
+    """Seconds to import version ``at + k`` into a store that holds version ``at``."""
+    store = Store(home)
+    store.import_game(gamefile.decode(texts[at], lazy=True), "benchmark")
+    start = time.perf_counter()
+    store.import_game(gamefile.decode(texts[at + k], lazy=True), "benchmark")
+    took = time.perf_counter() - start
+    store.close()
+    return took
 
 
 def store_bytes(home: Path) -> int:
@@ -71,7 +85,7 @@ def timed(command: list[str], env: dict[str, str], runs: int = 7) -> float:
 
 def main() -> None:
     players = int(sys.argv[1]) if len(sys.argv) > 1 else 6
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 6
     start = time.perf_counter()
     texts = versions(players, seed)
     final = texts[-1].encode()
@@ -103,6 +117,14 @@ def main() -> None:
         early, late = statistics.median(lap[1 : n // 10]), statistics.median(lap[-(n // 10) :])
         grew = len(final) / len(texts[n // 20].encode())
         print(f"ratio last tenth / first tenth: {late / early:.2f} (the file grew {grew:.0f}x)")
+        for where, at in (("short", n // 10), ("long", n - 1 - EXTRA)):
+            one, more = (extension(Path(tmp) / f"x{where}{k}", texts, at, k) for k in (1, EXTRA))
+            steps = len(gamefile.decode(texts[at]).steps)
+            print(
+                f"import extending a {where} prefix ({steps} steps) by 1 / {EXTRA} "
+                f"signatures: {one * 1000:.1f} / {more * 1000:.1f} ms, "
+                f"{(more - one) / (EXTRA - 1) * 1000:.1f} ms per further signature"
+            )
 
         # Whole processes on a warm store, midway through the game (a move to play).
         mid = gamefile.decode(texts[len(texts) // 2])
@@ -130,7 +152,10 @@ def main() -> None:
         move: list[str] = []
         aw = pos.awaiting
         if aw is not None and (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:"))):
-            action = rules.bots()["greedy"](rules, pos.state, seat, Rng(b"play"))
+            me = bot_identities(seed, players)[seat]
+            action = rules.bots()["greedy"](
+                rules, pos.state, seat, knowledge(pos, me), Rng(b"play")
+            )
             move = [rules.format_action(pos.state, seat, action)]
         plays = []
         for run in range(6):

@@ -120,12 +120,12 @@ def _recent_notes(
     """The notes of the last steps (the open batch included); sealed ones to ``as_name``
     decrypted here, which asks its passphrase only when there is one to open."""
     pos = opened.position
-    steps = store.steps(opened.head.game)
-    first = max(0, len(steps) - RECENT)
-    recent = [(first + k, step_notes(step)) for k, step in enumerate(steps[first:])]
+    first = max(0, pos.count - RECENT)
+    steps = store.steps(opened.head.game, since=first)
+    recent = [(first + k, step_notes(step)) for k, step in enumerate(steps)]
     if as_name is not None and any(n.to == seat for _, shown in recent for n in shown):
         reader = identity(as_name, pos.cards)
-        recent = [(i, step_notes(steps[i], reader, seat)) for i, _ in recent]
+        recent = [(i, step_notes(steps[i - first], reader, seat)) for i, _ in recent]
     return [{"step": i + 1, "text": n.line(pos.names, seat)} for i, shown in recent for n in shown]
 
 

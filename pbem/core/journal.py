@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from pbem.core import gamefile
 from pbem.core.gamefile import Entry, Envelope
+from pbem.core.storedb import pack, unpack
 
 if TYPE_CHECKING:
     from pbem.core.store import Store
@@ -39,8 +40,9 @@ class Journal:
         ).fetchone()
         if row is None:
             return None
-        model = Envelope if json.loads(row[0])["kind"] == "envelope" else Entry
-        return gamefile.load_stored(model, row[0])
+        data = unpack(row[0])
+        model = Envelope if json.loads(data)["kind"] == "envelope" else Entry
+        return gamefile.load_stored(model, data)
 
     def signed_on(self, game: str, parent: str, seat: int) -> Entry | Envelope | None:
         """What ``seat`` signed on ``parent``, whatever the decision, if anything."""
@@ -58,7 +60,7 @@ class Journal:
         with self.store.writing():
             db.execute(
                 "INSERT OR IGNORE INTO items (hash, game, data) VALUES (?, ?, ?)",
-                (digest, item.game, data),
+                (digest, item.game, pack(data)),
             )
             db.execute(
                 "INSERT INTO journal (game, parent, seat, decision, item, signed) "

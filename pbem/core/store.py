@@ -40,7 +40,7 @@ from pbem.core.gamefile import FORMAT, Batch, Entry, Envelope, GameFile, Genesis
 from pbem.core.keys import default_home
 from pbem.core.position import Position, Record
 from pbem.core.replay import Progress, Replay, check_cached, replay_file
-from pbem.core.storedb import connect, store_path, transaction
+from pbem.core.storedb import connect, pack, store_path, transaction, unpack
 
 Status = Literal["new", "updated", "merged", "duplicate", "behind"]
 
@@ -235,15 +235,17 @@ class Store:
         row = self.db.execute("SELECT data FROM items WHERE hash = ?", (digest,)).fetchone()
         if row is None:
             raise UsageError("the store is missing an item it lists (damaged?)")
-        value = json.loads(row[0])
+        data = unpack(row[0])
+        value = json.loads(data)
         model = Envelope if value.get("kind") == "envelope" else Entry
-        return gamefile.load_stored(model, row[0])
+        return gamefile.load_stored(model, data)
 
-    def steps(self, game: str, upto: int | None = None) -> list[Entry | Batch]:
-        """The stored steps of a game (the first ``upto``), as models."""
+    def steps(self, game: str, upto: int | None = None, since: int = 0) -> list[Entry | Batch]:
+        """The stored steps of a game (those from index ``since`` up to ``upto``), as models:
+        ask for the few that are needed, for each one read is validated again."""
         chain = self._chain(game)
         out: list[Entry | Batch] = []
-        for digests in chain.items[:upto]:
+        for digests in chain.items[since:upto]:
             items = [self._item(d) for d in digests]
             if isinstance(items[0], Envelope):
                 first = items[0]
@@ -283,7 +285,7 @@ class Store:
         items = dict(self.db.execute("SELECT hash, data FROM items WHERE game = ?", (game,)))
         out = []
         for digests in self._chain(game).items:
-            values = [json.loads(items[d]) for d in digests]
+            values = [json.loads(unpack(items[d])) for d in digests]
             if values[0]["kind"] == "envelope":
                 first = values[0]
                 batch = {"decision": first["decision"], "envelopes": values, "kind": "batch"}
@@ -522,7 +524,7 @@ class Store:
             data = item.canonical_bytes()
             db.execute(
                 "INSERT OR IGNORE INTO items (hash, game, data) VALUES (?, ?, ?)",
-                (_digest(data), gid, data),
+                (_digest(data), gid, pack(data)),
             )
             touched.setdefault(index, []).append(item)
         for index, items in sorted(touched.items()):

@@ -4,6 +4,7 @@ reason, names match steps, and a file is verified only where it differs."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -18,6 +19,7 @@ from pbem.core import gamefile
 from pbem.core.canonical import b64e
 from pbem.core.errors import Rejected
 from pbem.core.store import Store
+from pbem.core.storedb import unpack
 
 NAMES = ("ann", "bea", "cid")
 
@@ -274,6 +276,23 @@ def test_extending_a_known_head_verifies_only_the_new_steps(table: Path) -> None
 
 
 # ----- the database itself ---------------------------------------------------------------
+
+
+def test_items_are_kept_packed_and_exported_byte_for_byte(table: Path) -> None:
+    """The items table keeps each signed item zlib-packed when that is smaller; unpacked
+    it is exactly the signed bytes (its hash is the key), an item kept unpacked (an
+    earlier store) reads the same, and the head exports as the file it came from."""
+    store = Store()
+    game = store.ids()[0]
+    rows = store.db.execute("SELECT hash, data FROM items").fetchall()
+    assert any(not data.startswith(b"{") for _, data in rows)
+    assert all(hashlib.sha256(unpack(data)).digest() == digest for digest, data in rows)
+    assert store.head(game).text() == table.read_text()
+    with store.writing():
+        store.db.executemany(
+            "UPDATE items SET data = ? WHERE hash = ?", [(unpack(d), h) for h, d in rows]
+        )
+    assert store.head(game).text() == table.read_text()
 
 
 def test_a_damaged_or_foreign_database_is_one_line_and_never_touched(
