@@ -86,6 +86,8 @@ def new_game(
     if creator.card.sign_key not in keys:
         raise UsageError(f"the creator {creator.card.name!r} must take one of the seats")
     game = b64e(entropy(16))
+    while game.startswith("-"):  # an id typed on a command line must not read as an option
+        game = b64e(entropy(16))
     seat = keys.index(creator.card.sign_key)
     x = deck.deck_secret(creator.root, b64d(game))
     head = beacon_chain(x, game, chain_length)[0]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from pbem.core import gamefile, registry
-from pbem.core.author import automatic
+from pbem.core.author import automatic, new_game
 from pbem.core.canonical import b64d
 from pbem.core.randomness import Rng, draw_value
 from pbem.core.replay import replay_file
-from pbem.core.selfplay import play_game
+from pbem.core.selfplay import bot_identities, play_game
 from tests.helpers import commit_all, guess_game
 
 RULES = registry.get("guess")
@@ -60,3 +60,17 @@ def test_files_survive_a_mail_body(tmp_path) -> None:
     assert text.isascii()
     assert max(len(line) for line in text.splitlines()) <= 998
     assert gamefile.decode(text.replace("\n", "\r\n")).steps == gamefile.decode(text).steps
+
+
+def test_a_game_id_never_begins_with_a_dash() -> None:
+    # A game id is typed on command lines (pbem play ID ...): "-x..." would read as an option.
+    draws = iter([b"\xf8" + bytes(15), b"\x07" * 16])
+    ids = bot_identities(1, 2)
+    made = new_game(
+        registry.get("guess"),
+        registry.get("guess").parse_options({}),
+        [i.card for i in ids],
+        ids[0],
+        entropy=lambda n: next(draws) if n == 16 else bytes(n),
+    )
+    assert made.genesis.game == "BwcHBwcHBwcHBwcHBwcHBw"
