@@ -26,7 +26,10 @@ if str(ROOT) not in sys.path:
 
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own keyring; key files use cheap Argon2id parameters."""
+    """Every test gets its own keyring and works in its own folder (whatever a command
+    writes beside its input or in the working folder stays out of the checkout); key
+    files use cheap Argon2id parameters."""
+    monkeypatch.chdir(tmp_path)
     home = tmp_path / "pbem-home"
     monkeypatch.setenv("PBEM_HOME", str(home))
     monkeypatch.setenv("PBEM_TEST_FAST_KDF", "1")
