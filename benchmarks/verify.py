@@ -44,6 +44,7 @@ from pbem.core import deck, gamefile, position, registry, shuffleproof
 from pbem.core.author import act, automatic, new_game
 from pbem.core.randomness import Rng
 from pbem.core.replay import replay_file
+from pbem.core.rules import Ruleset
 from pbem.core.selfplay import bot_identities
 from tests.rulesets.guess import GuessGame
 
@@ -64,15 +65,15 @@ for key, sig, msg in pickle.load(open(sys.argv[1], "rb")):
 """
 
 
-def build(rounds: int, seed: int = 1) -> str:
-    """A finished 2-seat ``guess`` game of ``rounds`` rounds, as text."""
-    rules = GuessGame()
+def build(rounds: int, seed: int = 1, rules: Ruleset | None = None, steps: int = 0) -> str:
+    """A finished 2-seat ``guess`` game of ``rounds`` rounds, as text; or, given ``steps``,
+    a game of ``rules`` (default options) stopped after that many steps."""
+    rules = rules or GuessGame()
     ids = bot_identities(seed, 2)
     rng = Rng(b"benchmark" + (str(seed).encode() if seed != 1 else b""))
-    replay = new_game(
-        rules, rules.parse_options({"rounds": str(rounds)}), [i.card for i in ids], ids[0]
-    )
-    while replay.result is None:
+    options = rules.parse_options({} if steps else {"rounds": str(rounds)})
+    replay = new_game(rules, options, [i.card for i in ids], ids[0])
+    while replay.result is None and not (steps and len(replay.steps) >= steps):
         seat = replay.remaining()[0]
         if not automatic(replay, ids[seat]):
             act(replay, ids[seat], rules.random_action(replay.state, seat, rng))

@@ -9,9 +9,7 @@ comes after, in this process, and reads the same as with ``--jobs 1``.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from pbem.cli.common import emit, emit_refused, json_option, reports_errors, whe
 from pbem.cli.progress import Progress
 from pbem.core import gamefile, registry
 from pbem.core.audit import compare_files
-from pbem.core.author import describe_awaiting
+from pbem.core.awaiting import describe_awaiting
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.gamefile import GameFile, Genesis
 from pbem.core.replay import replay_file
@@ -87,6 +85,9 @@ def verify_all(files: list[Path], jobs: int) -> list[Verified | Failure]:
     workers = min(jobs, len(files))
     if workers <= 1:
         return [verify_one(f) for f in files]
+    import multiprocessing  # here: a single file needs no pool, and start-up counts
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
