@@ -126,7 +126,14 @@ def escrow_deal(genesis: Genesis, x: bytes, game: str, seat: int) -> dict[str, A
 def deck_secret(identity: Identity, game: str) -> bytes:
     """The seat's per-game secret for sealed decks, derived from its identity (DESIGN §7);
     everything else the seat derives for the game comes from it (``seat_secret``)."""
-    return deck.deck_secret(identity.root, b64d(game))
+    return _deck_secret(identity.root, game)
+
+
+@lru_cache(maxsize=32)
+def _deck_secret(root: bytes, game: str) -> bytes:
+    """Derived once per seat and game (an HKDF each signature cost more than its Ed25519
+    signing), kept in memory only, as ``_chain`` keeps the beacon chain it derives."""
+    return deck.deck_secret(root, b64d(game))
 
 
 def seat_secret(replay: Replay, identity: Identity, seat: int) -> bytes:
