@@ -45,13 +45,13 @@ def main() -> None:
     options = rules.parse_options({})
     seeds = range(1, games + 1)
 
-    start = time.perf_counter()
+    start = time.process_time()
     reports = [play_game(rules, PLAYERS, seed, options, BOTS) for seed in seeds]
-    full_s = time.perf_counter() - start
+    full_s = time.process_time() - start
 
-    start = time.perf_counter()
+    start = time.process_time()
     decisions = [rules_alone(rules, seed) for seed in seeds]
-    alone_s = time.perf_counter() - start
+    alone_s = time.process_time() - start
 
     steps = sum(r.steps for r in reports)
     size = sum(r.bytes for r in reports)

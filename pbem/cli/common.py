@@ -18,7 +18,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import click
 from click.shell_completion import CompletionItem
 
-from pbem.core.author import describe_awaiting
+from pbem.core.awaiting import describe_awaiting
 from pbem.core.errors import PbemError, UsageError
 from pbem.core.keys import Identity, IdentityCard, Keyring
 from pbem.core.options import check_options

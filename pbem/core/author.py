@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from pbem.core import deck, escrow, hpke
+from pbem.core.awaiting import describe_awaiting
 from pbem.core.canonical import b64d, b64e, canonical
 from pbem.core.dropouts import handover_info, holders
 from pbem.core.errors import Rejected, UsageError
@@ -127,7 +128,14 @@ def escrow_deal(genesis: Genesis, x: bytes, game: str, seat: int) -> dict[str, A
 def deck_secret(identity: Identity, game: str) -> bytes:
     """The seat's per-game secret for sealed decks, derived from its identity (DESIGN §7);
     everything else the seat derives for the game comes from it (``seat_secret``)."""
-    return deck.deck_secret(identity.root, b64d(game))
+    return _deck_secret(identity.root, game)
+
+
+@lru_cache(maxsize=32)
+def _deck_secret(root: bytes, game: str) -> bytes:
+    """Derived once per seat and game (an HKDF each signature cost more than its Ed25519
+    signing), kept in memory only, as ``_chain`` keeps the beacon chain it derives."""
+    return deck.deck_secret(root, b64d(game))
 
 
 def seat_secret(replay: Replay, identity: Identity, seat: int) -> bytes:
@@ -417,46 +425,3 @@ def knowledge(replay: Replay, identity: Identity) -> Knowledge:
         private_knowledge(replay, identity),
         own_sealed_action(replay, identity),
     )
-
-
-def describe_awaiting(replay: Replay) -> str:
-    """In words: who must do what now."""
-    aw = replay.awaiting
-    if aw is None:
-        return "nothing"
-    if aw.kind == "over":
-        return "nothing: the game is over"
-    if replay.demand is not None and replay.unsealing is not None:
-        from pbem.core.dropouts import signer_card
-
-        done = {e.seat for e in replay.interrupt.envelopes} if replay.interrupt else set()
-        holders = [signer_card(replay, s).name for s in replay.demand.seats if s not in done]
-        return (
-            f"{', '.join(holders)} to open {replay.names[replay.unsealing]}'s escrowed "
-            "secret (automatic)"
-        )
-    names = ", ".join(replay.names[s] for s in replay.remaining())
-    what = {
-        "join": "to join",
-        "beacon": "to supply randomness (automatic)",
-        "shuffle": "to shuffle the sealed decks (automatic)",
-        "share": "to send decryption shares (automatic)",
-        "disclose": "to disclose their deck secrets (automatic)",
-        "turn": f"to move ({aw.prompt})" if aw.prompt else "to move",
-    }
-    if aw.decision in what:
-        return f"{names} {what[aw.decision]}"
-    if aw.kind == "turn":
-        return f"{names} {what['turn']}"
-    kind, _, name = aw.decision.partition(":")
-    if kind == "reveal":
-        return f"{names} to reveal their sealed {name} (automatic)"
-    if kind == "commit":
-        batch = replay.open_batch
-        done = ", ".join(replay.names[e.seat] for e in batch.envelopes) if batch else ""
-        return (
-            f"{names} to choose {name} (sealed)"
-            + (f": {aw.prompt}" if aw.prompt else "")
-            + (f"; committed already: {done}" if done else "")
-        )
-    return f"{names} to choose {name}" + (f": {aw.prompt}" if aw.prompt else "")

@@ -30,9 +30,8 @@ import unicodedata
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple
 
-import platformdirs
 from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -296,12 +295,11 @@ class Identity:
         self._root = root
         self._sign = Ed25519PrivateKey.from_private_bytes(_hkdf(root, info=ED25519_INFO))
         self._box = X25519PrivateKey.from_private_bytes(_hkdf(root, info=X25519_INFO))
-        raw = serialization.Encoding.Raw, serialization.PublicFormat.Raw
         self.card = IdentityCard.from_keys(
             check_name(name),
             check_email(email),
-            self._sign.public_key().public_bytes(*raw),
-            self._box.public_key().public_bytes(*raw),
+            self._sign.public_key().public_bytes_raw(),
+            self._box.public_key().public_bytes_raw(),
         )
 
     @classmethod
@@ -504,6 +502,8 @@ def default_home() -> Path:
     env = os.environ.get(HOME_ENV)
     if env:
         return Path(env).expanduser()
+    import platformdirs  # only when PBEM_HOME is unset: most commands never need it
+
     return Path(platformdirs.user_data_dir("pbem"))
 
 

@@ -1,0 +1,50 @@
+"""Who must do what next, in words: for ``status``, ``verify``, mails and pages. Apart from
+``author`` so that a command that only reads (``pbem verify``) need not import what signing
+needs (escrow, dropouts, journal)."""
+
+from __future__ import annotations
+
+from pbem.core.position import Position
+
+
+def describe_awaiting(replay: Position) -> str:
+    """In words: who must do what now."""
+    aw = replay.awaiting
+    if aw is None:
+        return "nothing"
+    if aw.kind == "over":
+        return "nothing: the game is over"
+    if replay.demand is not None and replay.unsealing is not None:
+        from pbem.core.dropouts import signer_card
+
+        done = {e.seat for e in replay.interrupt.envelopes} if replay.interrupt else set()
+        holders = [signer_card(replay, s).name for s in replay.demand.seats if s not in done]
+        return (
+            f"{', '.join(holders)} to open {replay.names[replay.unsealing]}'s escrowed "
+            "secret (automatic)"
+        )
+    names = ", ".join(replay.names[s] for s in replay.remaining())
+    what = {
+        "join": "to join",
+        "beacon": "to supply randomness (automatic)",
+        "shuffle": "to shuffle the sealed decks (automatic)",
+        "share": "to send decryption shares (automatic)",
+        "disclose": "to disclose their deck secrets (automatic)",
+        "turn": f"to move ({aw.prompt})" if aw.prompt else "to move",
+    }
+    if aw.decision in what:
+        return f"{names} {what[aw.decision]}"
+    if aw.kind == "turn":
+        return f"{names} {what['turn']}"
+    kind, _, name = aw.decision.partition(":")
+    if kind == "reveal":
+        return f"{names} to reveal their sealed {name} (automatic)"
+    if kind == "commit":
+        batch = replay.open_batch
+        done = ", ".join(replay.names[e.seat] for e in batch.envelopes) if batch else ""
+        return (
+            f"{names} to choose {name} (sealed)"
+            + (f": {aw.prompt}" if aw.prompt else "")
+            + (f"; committed already: {done}" if done else "")
+        )
+    return f"{names} to choose {name}" + (f": {aw.prompt}" if aw.prompt else "")
