@@ -330,6 +330,10 @@ def _same_bytes(
 def _step(value: Any, index: int, raw: Any, plain: bool) -> Step:
     path: list[str | int] = ["steps", index]
     kind = value.get("kind") if isinstance(value, dict) else None
+    if not isinstance(kind, str):
+        raise Rejected(
+            f"step {index + 1}: field kind: not a string (turn, beacon, shuffle or batch)"
+        )
     if kind == "batch":
         batch = _validate(Batch, value, path, raw)
         for k, (env, env_value) in enumerate(zip(batch.envelopes, value["envelopes"], strict=True)):
@@ -339,7 +343,8 @@ def _step(value: Any, index: int, raw: Any, plain: bool) -> Step:
         entry = _validate(Entry, value, path, raw)
         _same_bytes(entry, value, path, raw, plain)
         return entry
-    raise Rejected(f"step {index + 1}: unknown step kind {kind!r} (turn, beacon, shuffle or batch)")
+    shown = repr(kind) if len(kind) <= 40 else repr(kind[:40]) + "…"
+    raise Rejected(f"step {index + 1}: unknown step kind {shown} (turn, beacon, shuffle or batch)")
 
 
 class Steps(Sequence[Step]):

@@ -175,3 +175,14 @@ def test_verify_of_two_copies_never_calls_a_coerced_copy_the_same(
     assert result.exit_code == 1
     assert "same game, same steps" not in result.output
     assert "genesis: field chain" in result.stderr
+
+
+@pytest.mark.parametrize("kind", [["turn"], {"turn": 1}, 7, None])
+def test_a_step_kind_that_is_not_a_string_is_refused(
+    tmp_path: Path, guess_file: Path, kind: Any
+) -> None:
+    # Found by benchmarks/fuzz_format.py: a list here was a traceback.
+    def mutate(d: dict[str, Any]) -> None:
+        d["steps"][1]["kind"] = kind
+
+    assert "step 2: field kind: not a string" in refused(tmp_path, guess_file, mutate)
