@@ -42,6 +42,7 @@ from pbem.core.rules import (
     Turn,
 )
 from pbem.core.tabletop import Tabletop
+from pbem.core.words import plural
 
 if TYPE_CHECKING:
     from pbem.core.escrow import Escrow
@@ -478,7 +479,7 @@ class Position:
             self.reveal = decision
             seats = tuple(s for s in range(len(self.names)) if s != decision.to)
             who = "everyone" if decision.to is None else self.names[decision.to]
-            prompt = f"open {len(decision.items)} sealed item(s) to {who}"
+            prompt = f"open {plural(len(decision.items), 'sealed item')} to {who}"
             self.advance_to(Awaiting("batch", seats, parent, "share", prompt))
         elif isinstance(decision, Reshuffle):
             self.table.add_decks({decision.deck: decision.items})

@@ -27,6 +27,7 @@ from pbem.core.position import Awaiting, Position, Record, StepRejected, reason_
 from pbem.core.rules import Chance, RulesError
 from pbem.core.sealing import open_sealed
 from pbem.core.tabletop import Tabletop
+from pbem.core.words import plural
 
 # ----- single entries ---------------------------------------------------------------------
 
@@ -291,7 +292,9 @@ class Share:
         else:
             faces = None
             pos.table.record_private(reveal, shares)
-            summary = f"{len(reveal.items)} sealed item(s) opened to {pos.names[reveal.to]} alone"
+            summary = (
+                f"{plural(len(reveal.items), 'sealed item')} opened to {pos.names[reveal.to]} alone"
+            )
         pos.state = pos.rules.apply_reveal(pos.state, reveal, faces)
         _after_batch(pos, batch, digest)
         return summary

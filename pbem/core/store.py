@@ -41,6 +41,7 @@ from pbem.core.keys import default_home
 from pbem.core.position import Position, Record
 from pbem.core.replay import Progress, Replay, check_cached, replay_file
 from pbem.core.storedb import connect, pack, store_path, transaction, unpack
+from pbem.core.words import plural
 
 Status = Literal["new", "updated", "merged", "duplicate", "behind"]
 
@@ -638,7 +639,7 @@ def head_label(count: int, envelopes: int, digest: str) -> str:
     """A head as people can compare it: step count, envelopes of an open batch, hash."""
     if not count:
         return "no steps yet (genesis only)"
-    extra = f", its last with {envelopes} envelope(s)" if envelopes else ""
+    extra = f", its last with {plural(envelopes, 'envelope')}" if envelopes else ""
     return f"{count} steps{extra}, head {digest[:12]}"
 
 

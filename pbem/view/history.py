@@ -26,6 +26,7 @@ from pbem.core.keys import Identity
 from pbem.core.notes import step_notes
 from pbem.core.replay import Record, Replay, StepRejected
 from pbem.core.rules import Result, Ruleset
+from pbem.core.words import plural
 
 Status = Literal["verified", "open", "failed", "unchecked"]
 
@@ -214,4 +215,4 @@ def _signers(step: Any, game: GameFile) -> tuple[int, ...]:
 
 def _open_summary(step: Batch) -> str:
     """A batch still collecting envelopes: what it is for and how many are in."""
-    return f"{step.decision}: {len(step.envelopes)} envelope(s) in, more awaited"
+    return f"{step.decision}: {plural(len(step.envelopes), 'envelope')} in, more awaited"

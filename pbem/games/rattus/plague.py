@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
 from pbem.core.rules import RulesError
+from pbem.core.words import plural
 from pbem.games.rattus import data, diplomats, regiondeck
 from pbem.games.rattus.abilities import MAX_TOKENS
 from pbem.games.rattus.actions import RevealToken, Spread
@@ -59,7 +60,8 @@ def do_spread(s: State, action: Spread) -> None:
     spreading = s.spread
     assert spreading is not None
     if len(action.regions) != spreading.count:
-        raise RulesError(f"T-5 C.3: place {spreading.count} new token(s), one region for each")
+        count = plural(spreading.count, "new token")
+        raise RulesError(f"T-5 C.3: place {count}, one region for each")
     room = _room(s, spreading.region)
     for name in sorted(set(action.regions)):
         region(s, name)

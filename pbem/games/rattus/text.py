@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from pbem.core.rulebook import lookup_hint
 from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
+from pbem.core.words import plural
 from pbem.games.rattus import data, diplomats, topics, turn
 from pbem.games.rattus.abilities import PEASANT
 from pbem.games.rattus.state import State, africa, cards_of, faces_of, token_region
@@ -52,7 +53,8 @@ def prompt(s: State, stage: str) -> str:
         return f"T-6.5: you looked at {looked}: swap or keep"
     if stage == "spread":
         assert s.spread is not None
-        return f"T-5 C.3: put {s.spread.count} new token(s) into neighbours of {s.spread.region}"
+        count = plural(s.spread.count, "new token")
+        return f"T-5 C.3: put {count} into neighbours of {s.spread.region}"
     if stage == "bonus":
         offer = africa(s).offers[0]
         return (
