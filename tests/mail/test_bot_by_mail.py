@@ -8,6 +8,8 @@ from pathlib import Path
 
 from pbem.core.journal import decision
 from pbem.core.replay import Replay
+from pbem.mail.botseat import bot_rng
+from tests.helpers import commit_all, guess_game
 from tests.mail.conftest import Player, make_players
 from tests.mail.servers import Certs, Dovecot, Smtp
 from tests.mail.test_game_by_mail import play_by_mail
@@ -60,3 +62,15 @@ def test_the_bot_setting_of_an_identity_holds_its_seat(
     assert played and len(played) == len(decisions_signed_by(final, 2))
     assert set(decisions_signed_by(final, 2)) <= journaled(carol)
     assert not any("bot" in e for name in ("alice", "bob") for e in table.events[name])
+
+
+def test_a_bot_draws_the_same_on_a_restart_and_what_no_other_seat_can_derive() -> None:
+    """The stream is fixed by the seat's secret, the game and the step: a robot restarted
+    on the same position chooses the same; another seat (or anyone without the secret)
+    gets another stream; the next step, another draw."""
+    replay, ids = guess_game(players=2)
+    draws = [bot_rng(replay, ident).below(1 << 62) for ident in ids]
+    assert bot_rng(replay, ids[0]).below(1 << 62) == draws[0]
+    assert draws[0] != draws[1]
+    commit_all(replay, ids, [3, 5])
+    assert bot_rng(replay, ids[0]).below(1 << 62) != draws[0]
