@@ -220,7 +220,7 @@ def _unexported(game: str) -> str:
     "bot_spec",
     metavar="SPEC",
     help="A bot answers your decisions and mails them on: random, greedy, mcts or mcts:N "
-    "(default: the bot.NAME setting; none: you decide, told by the notify command).",
+    "(default: the bot.NAME setting; with neither, you decide, told by the notify command).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
 @reports_errors
