@@ -35,6 +35,7 @@ from pbem.core.store import Store, short_id
 from pbem.core.words import plural
 from pbem.mail import config as mail_config
 from pbem.mail import transport
+from pbem.mail.botseat import check_spec
 from pbem.mail.inbox import describe, import_message
 from pbem.mail.outgoing import prepare
 from pbem.mail.robot import NOTIFY_VARIABLES, PassReport, Robot
@@ -214,19 +215,32 @@ def _unexported(game: str) -> str:
     help="Seconds between passes when the server cannot say that mail came (imap.interval); "
     "with IMAP IDLE the robot wakes as mail arrives, and looks at least this often.",
 )
+@click.option(
+    "--bot",
+    "bot_spec",
+    metavar="SPEC",
+    help="A bot answers your decisions and mails them on: random, greedy, mcts or mcts:N "
+    "(default: the bot.NAME setting; with neither, you decide, told by the notify command).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
 @reports_errors
-def watch(as_name: str | None, once: bool, interval: int | None, as_json: bool) -> None:
+def watch(
+    as_name: str | None, once: bool, interval: int | None, bot_spec: str | None, as_json: bool
+) -> None:
     """The mail robot: import new mail from IMAP, make your automatic steps (join, beacon,
     reveals), mail the result on, and run the notify command when your decision is awaited.
     It waits for mail with IMAP IDLE where the server offers it, else it looks every
     --interval seconds. Prints one line per event that changed something. Never deletes
-    mail; safe to stop and restart at any moment."""
+    mail; safe to stop and restart at any moment. With --bot (or the bot.NAME setting) a
+    bot holds your seats: it answers your decisions, signs them and mails them on."""
+    if bot_spec is not None:
+        check_spec(bot_spec)  # before any passphrase is asked
     settings = mail_config.load()
     mail_config.require_host(settings.imap, "imap")  # fail now, not on every pass
     mail_config.require_host(settings.smtp, "smtp")
     me = identity(as_name)
     assert me is not None
+    spec = bot_spec if bot_spec is not None else settings.bot.get(me.card.name)
     robot = Robot(
         default_home(),
         me,
@@ -234,6 +248,7 @@ def watch(as_name: str | None, once: bool, interval: int | None, as_json: bool) 
         mail_config.password(settings.smtp, "smtp", _ask()),
         mail_config.password(settings.imap, "imap", _ask()),
         tell=lambda line: click.echo(f"pbem watch: {line}", err=True),
+        bot=check_spec(spec) if spec is not None else None,
     )
     try:
         while True:
@@ -292,6 +307,7 @@ def config_show(as_json: bool) -> None:
     for section in ("smtp", "imap"):
         lines += [f"{section}.{k} = {v}" for k, v in data[section].items()]
     lines.append(f"notify = {data['notify']}")
+    lines += [f"bot.{name} = {spec}" for name, spec in data["bot"].items()]
     emit(as_json, data, lines)
 
 
@@ -304,7 +320,8 @@ def config_show(as_json: bool) -> None:
 @json_option
 @reports_errors
 def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool) -> None:
-    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...)."""
+    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...;
+    bot.NAME: the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy)."""
     settings = mail_config.load()
     if value is None:
         ask = _ask()
@@ -326,13 +343,7 @@ def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool)
 def config_unset(key: str, as_json: bool) -> None:
     """Put KEY back to its default."""
     settings = mail_config.load()
-    section, _, name = key.partition(".")
-    default = mail_config.MailConfig()
-    model = default if key == "notify" else getattr(default, section, None)
-    field = "notify" if key == "notify" else name
-    if model is None or field not in type(model).model_fields:
-        raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
-    mail_config.set_value(settings, key, str(getattr(model, field)), store_in_clear=True)
+    mail_config.unset_value(settings, key)
     path = mail_config.save(settings)
     emit(
         as_json, {"key": key, "default": True, "file": str(path)}, [f"{key} is back to its default"]

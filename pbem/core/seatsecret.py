@@ -14,7 +14,9 @@ per-game secrets are derived from ``x``, not from the identity's root secret:
 - ``beacon``: the seed of the seat's beacon chain (extra empty, 32 bytes);
 - ``seal``: the key of a sealed action, extra = JCS([parent, seat, decision]) as
   ``pbem.core.sealing`` frames it (32 bytes);
-- ``escrow``: the coefficients of the seat's escrow polynomial (``pbem.core.escrow``).
+- ``escrow``: the coefficients of the seat's escrow polynomial (``pbem.core.escrow``);
+- ``bot``: the random stream of a bot holding the seat (``pbem.mail.botseat``), extra =
+  the step count as 8 bytes big-endian (32 bytes).
 
 Game ids have a fixed length because HMAC pads a short key (HKDF's salt) with zeros. This
 has the shape of ``Identity.game_secret`` on purpose, so that a caller switches from one to
@@ -36,7 +38,7 @@ from pbem.core.errors import Rejected
 from pbem.core.group import check_scalar
 
 GAME_ID_BYTES = 16
-PURPOSES = frozenset({"beacon", "seal", "escrow"})
+PURPOSES = frozenset({"beacon", "seal", "escrow", "bot"})
 _DOMAIN = b"pbem/1/seat/"
 
 

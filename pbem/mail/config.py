@@ -55,6 +55,9 @@ class MailConfig(Settings):
     smtp: Smtp = Field(default_factory=Smtp)
     imap: Imap = Field(default_factory=Imap)
     notify: str = Field("", description="command run when your decision is awaited")
+    bot: dict[str, str] = Field(
+        default_factory=dict, description="identity name -> the bot pbem watch plays it with"
+    )
 
 
 DEFAULT_PORTS = {
@@ -94,10 +97,16 @@ def save(config: MailConfig, home: Path | None = None) -> Path:
 
 
 def set_value(config: MailConfig, key: str, value: str, *, store_in_clear: bool) -> None:
-    """``smtp.host``, ``imap.port``, ``notify`` …: one setting, checked like the file is."""
+    """``smtp.host``, ``imap.port``, ``notify``, ``bot.NAME`` …: one setting, checked
+    like the file is (a bot spec also against the installed rulesets)."""
     section, _, name = key.partition(".")
     if key == "notify":
         config.notify = value
+        return
+    if section == "bot" and name:
+        from pbem.mail.botseat import check_spec  # the rulesets only for this setting
+
+        config.bot = {**config.bot, name: check_spec(value)}
         return
     target = getattr(config, section, None) if section in {"smtp", "imap"} else None
     if target is None or name not in type(target).model_fields:
@@ -112,6 +121,20 @@ def set_value(config: MailConfig, key: str, value: str, *, store_in_clear: bool)
         setattr(target, name, value)
     except ValidationError as exc:
         raise UsageError(f"{key}: {exc.errors()[0]['msg']}") from exc
+
+
+def unset_value(config: MailConfig, key: str) -> None:
+    """Put ``key`` back to its default (a ``bot.NAME``: no bot for that identity)."""
+    section, _, name = key.partition(".")
+    if section == "bot" and name:
+        config.bot = {k: v for k, v in config.bot.items() if k != name}
+        return
+    default = MailConfig()
+    model = default if key == "notify" else getattr(default, section, None)
+    field = "notify" if key == "notify" else name
+    if model is None or field not in type(model).model_fields:
+        raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
+    set_value(config, key, str(getattr(model, field)), store_in_clear=True)
 
 
 def port(server: Server, kind: Literal["smtp", "imap"]) -> int:

@@ -2,8 +2,9 @@
 
 One pass: send what waits in the outbox; read the messages that arrived since the last
 pass and import them; make this identity's automatic steps (join, beacon supply, reveals)
-in every stored game and queue the new version for the players now awaited; run the
-notification command once per new position that awaits a human decision; send again.
+in every stored game, and, when a bot holds this identity's seat (``pbem watch --bot``),
+its decisions; queue the new version for the players now awaited; run the notification
+command once per new position that awaits a human decision; send again.
 
 Restart-safe by construction, with all its memory in the store (``pbem.mail.memory``):
 
@@ -39,6 +40,7 @@ from pbem.core.rescue import callers
 from pbem.core.store import Head, Store, short_id
 from pbem.core.words import plural
 from pbem.mail import transport
+from pbem.mail.botseat import BotSeat
 from pbem.mail.compose import message_for, needs_decision, reminder_for
 from pbem.mail.config import MailConfig
 from pbem.mail.extract import parse_message
@@ -91,8 +93,12 @@ class Robot:
         smtp_password: str | None,
         imap_password: str | None,
         tell: Callable[[str], None] = lambda line: None,
+        bot: str | None = None,
     ) -> None:
+        """``bot``: the spec of a bot that answers this identity's decisions
+        (``pbem.mail.botseat``); none: a person does, told by the notify command."""
         self.me = me
+        self.bot = BotSeat(bot, me) if bot is not None else None
         self.config = config
         self.store = Store(home)
         self.memory = Memory(self.store)
@@ -164,18 +170,38 @@ class Robot:
             made = automatic(pos, self.me, journal=Journal(self.store))
             if made:
                 self.store.save(pos, "made by pbem watch")
+        short = short_id(game)
         if made:
-            head = self.store.head(game)
-            report.lines.append(
-                f"{pos.rules.id} {short_id(game)}: made {plural(made, 'automatic step')}"
-            )
+            report.lines.append(f"{pos.rules.id} {short}: made {plural(made, 'automatic step')}")
+        played = self._bot_plays(game, self.me.card.sign_key in keys, report)
+        head = self.store.head(game)
+        if made or played:
             self._queue(message_for(head, self.me.card, self.config.smtp))
         mine = self.me.card.sign_key in [keys[s] for s in head.position.remaining()]
         who = self.me.card.fingerprint  # one home may hold several players
         self._deadline(head, mine, report)
-        if mine and needs_decision(head.position) and self.memory.notified(who, game) != head.label:
+        if self.bot is not None or not mine or not needs_decision(head.position):
+            return  # a bot answers its seat's decisions itself
+        if self.memory.notified(who, game) != head.label:
             self._notify(head, report)
             self.memory.mark_notified(who, game, head.label)
+
+    def _bot_plays(self, game: str, seated: bool, report: PassReport) -> list[str]:
+        """The decisions the bot holding this seat answered (``pbem.mail.botseat``); a
+        refusal is a problem of this game, and what was played before it is kept."""
+        played: list[str] = []
+        if self.bot is None or not seated:
+            return played
+        ruleset = self.store.head(game).position.rules.id
+        try:
+            for move in self.bot.play(self.store, game):
+                played.append(move)
+                report.lines.append(
+                    f"bot {self.bot.spec} played {move} in {ruleset} game {short_id(game)}"
+                )
+        except PbemError as exc:
+            report.problems.append(f"game {short_id(game)}: bot {self.bot.spec}: {exc}")
+        return played
 
     def _deadline(self, head: Head, mine: bool, report: PassReport) -> None:
         """Once per awaited position past its deadline: the first seat that is not awaited

@@ -75,3 +75,24 @@ def test_games_lists_the_store_and_whose_move_it_is(tmp_path: Path) -> None:
     assert "guess" in listing and "YOUR MOVE: bob to join" in listing
     (row,) = json.loads(pbem("games", "--as", "alice", "--json").stdout)["games"]
     assert row["your_move"] is False and row["step"] == 0
+
+
+def test_a_bot_per_identity_is_a_setting_checked_against_the_rulesets() -> None:
+    pbem("config", "set", "bot.carol", "mcts:50")
+    assert "bot.carol = mcts:50" in pbem("config", "show").stdout
+    before = mail_config.config_path().read_bytes()
+    for spec in ("clever", "mcts:many", "greedy:3"):
+        bad = pbem("config", "set", "bot.carol", spec, code=2)
+        assert bad.stderr == (
+            f"pbem: error: unknown bot {spec!r}; --bot SPEC: random, greedy, mcts or mcts:N "
+            "(N iterations a decision)\n"
+        )
+    assert mail_config.config_path().read_bytes() == before  # a refusal changes nothing
+    pbem("config", "unset", "bot.carol")
+    assert mail_config.load().bot == {}
+
+
+def test_watch_refuses_an_unknown_bot_before_anything_else() -> None:
+    bad = pbem("watch", "--once", "--bot", "mcts:0", code=2)
+    assert bad.stderr.startswith("pbem: error: unknown bot 'mcts:0'; --bot SPEC: ")
+    assert bad.stderr.count("\n") == 1

@@ -34,9 +34,17 @@ class Table:
     notifications asked for, each with one command (``pbem play ... --send``)."""
 
     def __init__(
-        self, players: list[Player], smtp: Smtp, ruleset: str, bot: str, seed: int
+        self,
+        players: list[Player],
+        smtp: Smtp,
+        ruleset: str,
+        bot: str,
+        seed: int,
+        robots: dict[str, list[str]] | None = None,
     ) -> None:
         self.players = players
+        self.robots = robots or {}  # more options of a player's pbem watch (say, --bot)
+        self.events: dict[str, list[str]] = {p.name: [] for p in players}
         self.smtp = smtp
         self.rules = registry.get(ruleset)
         self.bot = self.rules.bot(bot)
@@ -53,10 +61,12 @@ class Table:
 
     def watch(self, player: Player) -> None:
         before = len(self.smtp.delivery.messages)
-        result = player.run("watch", "--once", "--as", player.name, code=None)
+        more = self.robots.get(player.name, [])
+        result = player.run("watch", "--once", "--as", player.name, *more, code=None)
         self.count("robot", before)
         assert result.exit_code in (0, 1), result.output
         self.problems += result.stderr.splitlines()
+        self.events[player.name] += result.stdout.splitlines()
 
     def decide(self, player: Player) -> None:
         notes = player.notes.read_text().splitlines() if player.notes.exists() else []
@@ -127,9 +137,15 @@ class Table:
 
 
 def play_by_mail(
-    players: list[Player], root: Path, smtp: Smtp, ruleset: str, bot: str, *options: str
+    players: list[Player],
+    root: Path,
+    smtp: Smtp,
+    ruleset: str,
+    bot: str,
+    *options: str,
+    robots: dict[str, list[str]] | None = None,
 ) -> tuple[Replay, Table]:
-    table = Table(players, smtp, ruleset, bot, seed=11)
+    table = Table(players, smtp, ruleset, bot, seed=11, robots=robots)
     smtp.delivery.hold = True
     players[0].run("send", new_game(players, root, ruleset, *options), "--as", players[0].name)
     while not table.over():
@@ -140,7 +156,7 @@ def play_by_mail(
         for player in due:
             table.decide(player)
     texts = [p.store().head(p.store().ids()[0]).text() for p in players]
-    assert texts[0] == texts[1] == texts[2]  # every mailbox ends with the same game
+    assert len(set(texts)) == 1  # every mailbox ends with the same game
     assert table.problems == [], table.problems  # nothing is ever refused
     first = players[0].store()
     game = gamefile.decode(first.head(first.ids()[0]).text())
