@@ -101,6 +101,9 @@ def random_game_seconds(rules: Ruleset, options: dict[str, Any], seats: int, gam
 
 
 def main() -> None:
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        return
     args = sys.argv[1:]
     name = args[0] if args else "rattaneer"
     lead_name = args[1] if len(args) > 1 else "mcts"

@@ -171,6 +171,9 @@ def _only_public_changed(a: str, b: str) -> bool:
 
 
 def main() -> None:
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        return
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     files = sys.argv[2:] or [
         str(ROOT / "examples/rattaneer/game.json"),
