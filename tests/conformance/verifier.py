@@ -324,12 +324,8 @@ class Verifier:
             raise Invalid("steps: not a list")
         for index, step in enumerate(steps):
             where = f"step {index}"
-            if type(step) is not dict or step.get("kind") not in {
-                "turn",
-                "beacon",
-                "shuffle",
-                "batch",
-            }:
+            kind = step.get("kind") if type(step) is dict else None
+            if type(kind) is not str or kind not in {"turn", "beacon", "shuffle", "batch"}:
                 raise Invalid(f"{where}: not an entry or a batch")
             if step["kind"] == "batch":
                 self.batch(step, parent, where, last=index == len(steps) - 1, first=index == 0)
