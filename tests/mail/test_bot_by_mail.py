@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pbem.core.journal import decision
 from pbem.core.replay import Replay
+from pbem.core.storedb import unpack
 from pbem.mail.botseat import bot_rng
 from tests.helpers import commit_all, guess_game
 from tests.mail.conftest import Player, make_players
@@ -27,7 +28,7 @@ def decisions_signed_by(final: Replay, seat: int) -> list[bytes]:
 def journaled(player: Player) -> set[bytes]:
     """Everything ``player``'s own pbem signed (its journal keeps the signed bytes)."""
     rows = player.store().db.execute("SELECT i.data FROM journal j JOIN items i ON i.hash = j.item")
-    return {bytes(data) for (data,) in rows}
+    return {unpack(bytes(data)) for (data,) in rows}
 
 
 def test_a_person_plays_rattaneer_against_a_bot_by_mail(
