@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner, Result
+
+from pbem.cli.main import main
 from pbem.core import registry
 from pbem.core.author import act, automatic, new_game, next_preimage, sign_item
 from pbem.core.gamefile import Entry, Envelope, GameFile
@@ -120,3 +125,24 @@ def play_until(
         if not automatic(replay, ids[seat], clock=fixed_clock):
             action = replay.rules.random_action(replay.state, seat, rng)
             act(replay, ids[seat], action, entropy=seals, clock=fixed_clock)
+
+
+# ----- commands, as a player types them -------------------------------------------------------
+
+
+def pbem(*args: str | Path) -> Result:
+    """Run one ``pbem`` command in this process; an exception escaping it fails the test
+    (a command must end in one line, never a traceback)."""
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def ok(*args: str | Path) -> Result:
+    """Run a command that must succeed."""
+    result = pbem(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def report(*args: str | Path) -> dict[str, Any]:
+    """A successful command's ``--json`` report."""
+    return json.loads(ok(*args, "--json").stdout)

@@ -10,19 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from pbem.cli.main import main
-
-
-def pbem(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def ok(*args: str | Path) -> Result:
-    result = pbem(*args)
-    assert result.exit_code == 0, result.output
-    return result
+from tests.helpers import ok, pbem
 
 
 def error(code: int, fragment: str, *args: str | Path) -> None:

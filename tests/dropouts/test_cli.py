@@ -4,31 +4,14 @@ other seat has signed; ``pbem handover`` to a substitute who then sees the seat'
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from pbem.cli.main import main
 from tests.conftest import CLOCK_START
+from tests.helpers import ok, pbem, report
 
 NAMES = ("ann", "bea", "cid")
-
-
-def pbem(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def ok(*args: str | Path) -> Result:
-    result = pbem(*args)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def report(*args: str | Path) -> dict[str, Any]:
-    return json.loads(ok(*args, "--json").stdout)
 
 
 @pytest.fixture

@@ -9,29 +9,17 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from pbem.cli.main import main
 from pbem.core import gamefile
 from pbem.core.canonical import b64e
 from pbem.core.errors import Rejected
 from pbem.core.store import Store
 from pbem.core.storedb import unpack
+from tests.helpers import ok, pbem, report
 
 NAMES = ("ann", "bea", "cid")
-
-
-def pbem(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def ok(*args: str | Path) -> Result:
-    result = pbem(*args)
-    assert result.exit_code == 0, result.output
-    return result
 
 
 def fails(code: int, *args: str | Path) -> str:
@@ -40,10 +28,6 @@ def fails(code: int, *args: str | Path) -> str:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("pbem: error: "), result.stderr
     return lines[0]
-
-
-def report(*args: str | Path) -> dict[str, Any]:
-    return json.loads(ok(*args, "--json").stdout)
 
 
 def journal(store: Store) -> int:

@@ -5,30 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from pbem.cli.main import main
 from pbem.games.rattaneer.cards import DEFAULT_CARDS
+from tests.helpers import ok, pbem, report
 
 PLAYERS = ("anne", "bart", "cleo")
 ANNE_PLACES = "pirates 2 4, henchmen 4"
-
-
-def pbem(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def ok(*args: str | Path) -> Result:
-    result = pbem(*args)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def report(*args: str | Path) -> dict[str, Any]:
-    return json.loads(ok(*args, "--json").stdout)
 
 
 @pytest.fixture

@@ -4,27 +4,16 @@ that player knows (the Witch's look, the own region cards)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from pbem.cli.main import main
 from pbem.games.rattus import data
+from tests.helpers import ok as pbem
+from tests.helpers import report
 
 NAMES = ("ann", "ben")
-
-
-def pbem(*args: str | Path) -> Any:
-    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def report(*args: str | Path) -> dict[str, Any]:
-    return json.loads(pbem(*args, "--json").stdout)
 
 
 def new_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> Path:
