@@ -230,6 +230,25 @@ def _same_body(body: dict[str, Any]) -> Callable[[Any], bool]:
     return lambda earlier: canonical(earlier.body) == canonical(body)
 
 
+def _awaited_fields(
+    replay: Replay,
+    seat: int,
+    body: dict[str, Any],
+    preimage: str,
+    notes: list[dict[str, Any]] | None,
+) -> dict[str, Any]:
+    """What an entry and an envelope for the decision awaited now both sign."""
+    assert replay.awaiting is not None
+    return {
+        "game": replay.genesis.game,
+        "parent": replay.awaiting.parent,
+        "seat": seat,
+        "body": body,
+        "preimage": preimage,
+        "notes": notes or [],
+    }
+
+
 def _envelope(
     replay: Replay,
     identity: Identity,
@@ -243,16 +262,8 @@ def _envelope(
     aw = replay.awaiting
     assert aw is not None
     preimage = "" if aw.decision == "join" else next_preimage(replay, identity, seat)
-    fields = {
-        "kind": "envelope",
-        "game": replay.genesis.game,
-        "parent": aw.parent,
-        "decision": aw.decision,
-        "seat": seat,
-        "body": body,
-        "preimage": preimage,
-        "notes": notes or [],
-    }
+    fields = _awaited_fields(replay, seat, body, preimage, notes)
+    fields |= {"kind": "envelope", "decision": aw.decision}
     item = _publish(replay, identity, Envelope, fields, clock, journal, same or _same_body(body))
     replay.add_envelope(item)
 
@@ -268,17 +279,8 @@ def _entry(
     same: Callable[[Any], bool] | None = None,
     notes: list[dict[str, Any]] | None = None,
 ) -> None:
-    aw = replay.awaiting
-    assert aw is not None
-    fields = {
-        "kind": kind,
-        "game": replay.genesis.game,
-        "parent": aw.parent,
-        "seat": seat,
-        "body": body,
-        "preimage": next_preimage(replay, identity, seat),
-        "notes": notes or [],
-    }
+    preimage = next_preimage(replay, identity, seat)
+    fields = _awaited_fields(replay, seat, body, preimage, notes) | {"kind": kind}
     same = same or _same_body(body)
     replay.add(_publish(replay, identity, Entry, fields, clock, journal, same))
 
