@@ -17,16 +17,8 @@ def atomic_write(path: Path, data: bytes, *, mode: int = 0o644) -> None:
     private key is never readable by others, even for an instant. Temporary files that a
     killed pbem left in the folder are cleaned up first."""
     path = Path(path)
-    clean_stale_temps(path.parent)
-    fd, tmp = tempfile.mkstemp(
-        dir=path.parent, prefix=f".{path.name}.pbem-{os.getpid()}-", suffix=".tmp"
-    )
+    tmp = _complete_temp(path, data, mode)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            os.chmod(tmp, mode)
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -39,16 +31,8 @@ def write_new(path: Path, data: bytes) -> bool:
     """Write ``path`` only if it does not exist, atomically (a hard link of a complete
     temporary file: no other writer can be overtaken). False if it exists already."""
     path = Path(path)
-    clean_stale_temps(path.parent)
-    fd, tmp = tempfile.mkstemp(
-        dir=path.parent, prefix=f".{path.name}.pbem-{os.getpid()}-", suffix=".tmp"
-    )
+    tmp = _complete_temp(path, data, 0o644)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            os.chmod(tmp, 0o644)
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -58,6 +42,26 @@ def write_new(path: Path, data: bytes) -> bool:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+def _complete_temp(path: Path, data: bytes, mode: int) -> str:
+    """A temporary file beside ``path`` holding ``data``, with ``mode``, on disk (synced):
+    what both ways of writing put in place. Stale temporary files are cleaned up first."""
+    clean_stale_temps(path.parent)
+    fd, tmp = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.pbem-{os.getpid()}-", suffix=".tmp"
+    )
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.chmod(tmp, mode)
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return tmp
 
 
 def clean_stale_temps(folder: Path) -> None:
