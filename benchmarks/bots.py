@@ -7,9 +7,13 @@ fractional win (1/k for each of k winners). Prints the lead's wins and its share
 time per decision of the lead and of one whole rules-only game of ``random`` bots timed in
 the same run, and their ratio. Nothing here asserts a time.
 
-Run: ``.venv/bin/python benchmarks/bots.py GAME [LEAD] [FIELD] [GAMES] [SEATS]`` with GAME
-``rattaneer``, ``rattus`` (base game) or ``africanus``; e.g.
+Run: ``.venv/bin/python benchmarks/bots.py GAME [LEAD] [FIELD] [GAMES] [SEATS] [FIRST]`` with
+GAME ``rattaneer``, ``rattus`` (base game) or ``africanus``; e.g.
 ``benchmarks/bots.py rattaneer mcts greedy 200`` or ``benchmarks/bots.py rattus greedy random``.
+FIRST (default 0) is the number of the first game: every game is dealt from its own number, so
+``... 100 4 0`` and ``... 100 4 100`` on two cores play exactly the games of ``... 200``.
+A decision's time is given both as wall-clock and as the CPU time of this process, which a
+loaded machine does not inflate.
 """
 
 from __future__ import annotations
@@ -43,18 +47,20 @@ class Timed:
 
     bot: Bot
     seconds: float = 0.0
+    cpu: float = 0.0
     calls: int = 0
     longest: float = 0.0
 
     def __call__(
         self, rules: Ruleset, state: Any, seat: int, knowledge: Knowledge, rng: Rng
     ) -> Any:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         try:
             return self.bot(rules, state, seat, knowledge, rng)
         finally:
             spent = time.perf_counter() - start
             self.seconds += spent
+            self.cpu += time.process_time() - start_cpu
             self.calls += 1
             self.longest = max(self.longest, spent)
 
@@ -71,10 +77,15 @@ def seeded(label: str, game: int) -> Rng:
 
 
 def tournament(
-    rules: Ruleset, options: dict[str, Any], lead: Timed, others: Bot, games: int, seats: int
+    rules: Ruleset,
+    options: dict[str, Any],
+    lead: Timed,
+    others: Bot,
+    games: range,
+    seats: int,
 ) -> Tally:
     tally = Tally()
-    for game in range(games):
+    for game in games:
         seat = game % seats
         bots = [lead if s == seat else others for s in range(seats)]
         rng = seeded("game", game)
@@ -89,15 +100,17 @@ def tournament(
     return tally
 
 
-def random_game_seconds(rules: Ruleset, options: dict[str, Any], seats: int, games: int) -> float:
-    """Mean seconds of one whole rules-only game of ``random`` bots: the baseline."""
+def random_game_seconds(
+    rules: Ruleset, options: dict[str, Any], seats: int, games: int
+) -> tuple[float, float]:
+    """Mean wall and CPU seconds of one whole rules-only game of ``random`` bots: the baseline."""
     bot = rules.bot("random")
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     for game in range(games):
         rng = seeded("baseline", game)
         world = World.new(rules, options, seats, rng.fork("world"))
         play_out(world, [bot] * seats, [rng.fork(f"bot {s}") for s in range(seats)], MAX_DECISIONS)
-    return (time.perf_counter() - start) / games
+    return (time.perf_counter() - start) / games, (time.process_time() - start_cpu) / games
 
 
 def main() -> None:
@@ -110,14 +123,20 @@ def main() -> None:
     field_name = args[2] if len(args) > 2 else "greedy"
     games = int(args[3]) if len(args) > 3 else 20
     seats = int(args[4]) if len(args) > 4 else 4
+    first = int(args[5]) if len(args) > 5 else 0
     ruleset, raw = GAMES[name]
     rules = registry.get(ruleset)
     options = rules.parse_options(raw)
     lead = Timed(rules.bot(lead_name))
-    print(f"{name}: 1 {lead_name} against {seats - 1} {field_name}, {games} games, seats rotated")
-    tally = tournament(rules, options, lead, rules.bot(field_name), games, seats)
-    baseline = random_game_seconds(rules, options, seats, 20)
+    print(
+        f"{name}: 1 {lead_name} against {seats - 1} {field_name}, games {first} to"
+        f" {first + games - 1}, seats rotated"
+    )
+    numbers = range(first, first + games)
+    tally = tournament(rules, options, lead, rules.bot(field_name), numbers, seats)
+    baseline, baseline_cpu = random_game_seconds(rules, options, seats, 20)
     per_decision = lead.seconds / max(lead.calls, 1)
+    per_decision_cpu = lead.cpu / max(lead.calls, 1)
     print(
         f"{name}: {lead_name} won {tally.wins:g} of {tally.games} games"
         f" ({100 * tally.wins / tally.games:.1f}%; a shared win counts 1/k; an equal bot"
@@ -128,6 +147,11 @@ def main() -> None:
         f" the longest {lead.longest * 1000:.0f} ms); one rules-only random game"
         f" {baseline * 1000:.1f} ms; ratio {per_decision / baseline:.2f} random games a"
         f" decision (the longest {lead.longest / baseline:.1f})"
+    )
+    print(
+        f"{name}: {lead_name} {per_decision_cpu * 1000:.1f} ms CPU a decision; one rules-only"
+        f" random game {baseline_cpu * 1000:.1f} ms CPU; ratio"
+        f" {per_decision_cpu / baseline_cpu:.2f}"
     )
 
 
