@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from pbem.core import gamefile
 from pbem.core.canonical import b64e
 from pbem.core.errors import Rejected
 from pbem.core.store import Store
-from pbem.core.storedb import unpack
+from pbem.core.storedb import FILE_NAME, WAL_BYTES, connect, transaction, unpack
 from tests.helpers import ok, pbem, report
 
 NAMES = ("ann", "bea", "cid")
@@ -291,8 +292,6 @@ def test_a_damaged_or_foreign_database_is_one_line_and_never_touched(
         line = fails(2, "games")
         assert str(path) in line and "not a pbem store" in line
         assert path.read_bytes() == content
-    import sqlite3
-
     path.unlink()
     other = sqlite3.connect(path)
     other.execute("CREATE TABLE songs (title TEXT)")
@@ -343,3 +342,21 @@ def test_a_refused_copy_is_kept_as_evidence_even_when_the_command_fails(table: P
     assert "bad signature" in line
     (label, reason) = Store().db.execute("SELECT label, reason FROM refused").fetchone()
     assert label == "forged.json" and "bad signature" in reason
+
+
+def test_the_write_ahead_log_stays_small_on_a_connection_kept_open(tmp_path: Path) -> None:
+    """A ``watch`` keeps one connection for weeks: its log is folded and cut back, so it
+    never grows to SQLite's default high-water mark (about 4 MB) and stays there."""
+    path = tmp_path / FILE_NAME
+    db = connect(path)
+    wal = path.with_name(path.name + "-wal")
+    largest = 0
+    for n in range(400):  # 6.4 MB written through the one connection
+        with transaction(db):
+            db.execute(
+                "INSERT INTO outbox (queued, message) VALUES (?, ?)", (n, os.urandom(16_000))
+            )
+        largest = max(largest, wal.stat().st_size)
+    db.close()
+    assert largest <= 2 * WAL_BYTES
+    assert len(sqlite3.connect(path).execute("SELECT id FROM outbox").fetchall()) == 400
