@@ -370,12 +370,15 @@ def export_place(opened: Opened) -> tuple[Path, str]:
     return Path.cwd(), f"{pos.rules.id}-{short_id(pos.genesis.game)}"
 
 
-def export_head(store: Store, opened: Opened, explicit: Path | None = None) -> Path:
-    """Write the head as a new file (never over an existing one) and return its path."""
+def export_head(
+    store: Store, opened: Opened, explicit: Path | None = None, read: Head | None = None
+) -> Path:
+    """Write the head as a new file (never over an existing one) and return its path;
+    ``read``: the head as this process last made it (``Store.head``)."""
     if explicit is not None:
-        return store.export_to(opened.head.game, explicit)
+        return store.export_to(opened.head.game, explicit, read)
     folder, stem = export_place(opened)
-    return store.export(opened.head.game, folder, stem)
+    return store.export(opened.head.game, folder, stem, read)
 
 
 def owes_automatic(position: Position, seat: int | None) -> bool:

@@ -231,8 +231,9 @@ def play(
     if moves and opened.imported is not None and opened.imported.behind:
         _signed_on_this_copy(store, opened, me, moves[0])
     note = Note(note_text, note_to) if note_text is not None else None
-    played = play_moves(store, opened.head.game, me, moves, "played here", note)
-    path = export_head(store, opened, output)
+    game = opened.head.game
+    played = play_moves(store, game, me, moves, "played here", note, read=opened.head)
+    path = export_head(store, opened, output, read=played.head)
     report, lines = next_steps(played.position, str(path), me.card)
     report.update(played=played.done, automatic=played.made, not_played=played.left)
     head = [*notes, *([f"played: {'; '.join(played.done)}"] if played.done else [])]

@@ -16,18 +16,20 @@ from pbem.core.keys import Identity
 from pbem.core.notes import check_text, seal_note
 from pbem.core.position import Position
 from pbem.core.rules import RulesError
-from pbem.core.store import Store
+from pbem.core.store import Head, Store
 
 
 @dataclass
 class Played:
     """What ``play_moves`` did: the moves played, those left for later (the game must wait
-    for others first), and how many automatic steps it made."""
+    for others first), how many automatic steps it made, and the store's head it left
+    (to export without restoring it again)."""
 
     position: Position
     done: list[str]
     left: list[str]
     made: int
+    head: Head
 
 
 @dataclass
@@ -69,15 +71,17 @@ def play_moves(
     moves: list[str],
     source: str,
     note: Note | None = None,
+    read: Head | None = None,
 ) -> Played:
     """Make the automatic steps ``me`` owes, then play ``moves`` (in the game's notation)
     in order until the game must wait for others, signing each on the store's newest head
     and keeping it there (journal first) in one transaction; ``note`` is signed into the
-    first. Nothing is kept if any move is refused."""
+    first. Nothing is kept if any move is refused. ``read``: the head the caller read
+    (``Store.head``), played on if it is still the newest; the caller gives it up."""
     if note is not None and not moves:
         raise UsageError("a note is signed into a move: give the move too")
     with store.writing():
-        pos = store.head(game).position
+        pos = store.head(game, read).position
         seat = seat_of(pos, me)
         if note is not None:
             note.check(pos, seat)
@@ -107,7 +111,8 @@ def play_moves(
         if not done and not made:
             raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
         store.save(pos, source)
-    return Played(pos, done, left, made)
+        head = Head(store, game, pos)
+    return Played(pos, done, left, made, head)
 
 
 def sign_in_store(

@@ -26,7 +26,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -66,6 +66,10 @@ class Head:
     store: Store
     game: str
     position: Position
+    mark: tuple[Any, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.mark = self.store._mark(self.game, self.position)
 
     @property
     def records(self) -> list[Record]:
@@ -196,8 +200,14 @@ class Store:
             raise UsageError(f"game {short_id(game)} is not in the store")
         return gamefile.load_stored(Genesis, row[0])
 
-    def head(self, game: str) -> Head:
-        """The verified position at the game's head, from its checkpoint."""
+    def head(self, game: str, read: Head | None = None) -> Head:
+        """The verified position at the game's head, from its checkpoint. ``read`` is a head
+        of the game this process took from the store earlier: it is given back as it is,
+        without restoring the checkpoint again, when the store's head is still the one it
+        holds (no process has added to the game since) and its position is untouched (no
+        step was added to it in memory)."""
+        if read is not None and read.game == game and read.mark == self._mark(game, read.position):
+            return read
         genesis = self.genesis(game)
         rules = registry.get(genesis.ruleset.id)
         row = self.db.execute(
@@ -212,6 +222,14 @@ class Store:
             with self.writing():
                 self._checkpoint(game, position)
         return Head(self, game, position)
+
+    def _mark(self, game: str, position: Position) -> tuple[Any, ...]:
+        """What says a head is still the store's: its checkpoint row, and how many signed
+        items the position holds and has taken since it was read."""
+        row = self.db.execute(
+            "SELECT count, head FROM checkpoints WHERE game = ?", (game,)
+        ).fetchone()
+        return (row, position.signatures, len(position.taken))
 
     def _rebuild(self, game: str, genesis: Genesis) -> Position:
         replay = Replay.start(genesis, registry.get(genesis.ruleset.id))
@@ -297,11 +315,12 @@ class Store:
 
     # ----- exporting -------------------------------------------------------------------------
 
-    def export(self, game: str, folder: Path, stem: str) -> Path:
+    def export(self, game: str, folder: Path, stem: str, read: Head | None = None) -> Path:
         """Write the head of ``game`` into ``folder`` as ``STEM.sNNNN.json`` (``-K`` added
         while step NNNN is a batch with K envelopes): names sort in game order. A file of
-        that name with other content is never written over; ``~2``, ``~3``... are tried."""
-        head = self.head(game)
+        that name with other content is never written over; ``~2``, ``~3``... are tried.
+        ``read``: the head as this process last read or made it (see ``head``)."""
+        head = self.head(game, read)
         data = head.text().encode()
         pos = head.position
         name = f"{stem}.s{pos.count:04d}" + (f"-{len(pos.batch.envelopes)}" if pos.batch else "")
@@ -312,9 +331,9 @@ class Store:
                 return target
         raise UsageError(f"{folder}: too many files named {name}~N.json")
 
-    def export_to(self, game: str, target: Path) -> Path:
+    def export_to(self, game: str, target: Path, read: Head | None = None) -> Path:
         """Write the head of ``game`` to ``target``, which must not exist (or hold it)."""
-        data = self.head(game).text().encode()
+        data = self.head(game, read).text().encode()
         if not ((target.is_file() and target.read_bytes() == data) or write_new(target, data)):
             raise UsageError(f"{target}: exists already; pbem never writes over a file")
         self._exported(game, target)

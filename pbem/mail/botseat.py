@@ -78,14 +78,15 @@ class BotSeat:
         """Answer every decision of the seat now awaited in ``game``, one after the other,
         each signed and kept on the store's head as ``pbem play`` does it; yields each move
         once it is kept (so what was played before a refusal is known)."""
-        pos = store.head(game).position
+        head = store.head(game)
         for _ in range(MOST_IN_A_ROW):
+            pos = head.position
             if not self.awaited(pos):
                 return
             seat = seat_of(pos, self.me)
             bot = self.bot_for(pos)
             action = bot(pos.rules, pos.state, seat, knowledge(pos, self.me), bot_rng(pos, self.me))
             move = pos.rules.format_action(pos.state, seat, action)
-            play_moves(store, game, self.me, [move], f"played by bot {self.spec}")
+            source = f"played by bot {self.spec}"
+            head = play_moves(store, game, self.me, [move], source, read=head).head
             yield move
-            pos = store.head(game).position

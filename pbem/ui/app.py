@@ -28,7 +28,7 @@ from pbem.cli.common import PASSPHRASE_ENV, Opened, export_head, newest_export
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.keys import Identity, IdentityCard, Keyring
 from pbem.core.playing import play_moves
-from pbem.core.store import Store
+from pbem.core.store import Head, Store
 from pbem.mail import config as mail_config
 from pbem.mail import transport
 from pbem.mail.compose import needs_decision
@@ -167,14 +167,13 @@ class Ui:
             if head.digest != asked.head:
                 raise Rejected("the game moved on since this page was drawn: reload it")
             me = self.unseal(asked.passphrase)
-            played = play_moves(store, gid, me, [m.strip() for m in asked.moves], SOURCE)
-            return self._after(store, gid, played.done, played.left, played.made)
+            moves = [m.strip() for m in asked.moves]
+            played = play_moves(store, gid, me, moves, SOURCE, read=head)
+            return self._after(played.head, played.done, played.left, played.made)
 
-    def _after(
-        self, store: Store, gid: str, done: list[str], left: list[str], made: int
-    ) -> dict[str, Any]:
+    def _after(self, head: Head, done: list[str], left: list[str], made: int) -> dict[str, Any]:
         """What the page says after signing: what was played, who is awaited now."""
-        pos = store.head(gid).position
+        pos = head.position
         seat = _seat(pos.cards, self.card())
         others = [pos.cards[s].name for s in pos.remaining() if s != seat]
         return {

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from pbem.core import gamefile
+from pbem.core.author import act
 from pbem.core.canonical import b64e
 from pbem.core.errors import Rejected
+from pbem.core.keys import Keyring
 from pbem.core.store import Store
 from pbem.core.storedb import FILE_NAME, WAL_BYTES, connect, transaction, unpack
 from tests.helpers import ok, pbem, report
@@ -245,6 +247,26 @@ def test_a_checkpoint_is_never_trusted_for_another_head(table: Path) -> None:
     assert store.head(game).position.cached() == honest
     (head,) = store.db.execute("SELECT head FROM checkpoints").fetchone()
     assert head != bytes(32)  # and a fresh one was kept
+
+
+def test_a_head_read_earlier_is_reused_only_while_it_is_still_the_head(table: Path) -> None:
+    """``Store.head(game, read)`` saves a restore only for a head that is still the store's
+    and untouched: once another process adds to the game, or a step is added to the read
+    position in memory, the checkpoint is restored afresh."""
+    store = Store()
+    game = store.ids()[0]
+    read = store.head(game)
+    assert store.head(game, read) is read
+    ok("play", table, "guess 3", "--as", "bea")  # another process adds bea's guess
+    newer = store.head(game, read)
+    assert newer is not read
+    assert newer.position.signatures == read.position.signatures + 1
+    assert store.head(game, newer) is newer
+    mine = store.head(game, newer)
+    pos = mine.position
+    act(pos, Keyring().load("cid", None), pos.rules.parse_action(pos.state, 2, "guess 1"))
+    again = store.head(game, mine)  # cid's guess was added in memory, not kept
+    assert again is not mine and again.position.signatures == pos.signatures - 1
 
 
 def test_extending_a_known_head_verifies_only_the_new_steps(table: Path) -> None:
