@@ -389,6 +389,15 @@ def owes_automatic(position: Position, seat: int | None) -> bool:
     return not (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
 
 
+def awaited(position: Position) -> dict[str, Any]:
+    """Who is awaited, as every command's JSON says it: the names of the seats awaited
+    (``awaiting``) and the description people read (``next``)."""
+    return {
+        "awaiting": [position.cards[s].name for s in position.remaining()],
+        "next": describe_awaiting(position),
+    }
+
+
 def next_steps(
     position: Position, target: str, me: IdentityCard | None
 ) -> tuple[dict[str, Any], list[str]]:
@@ -399,8 +408,7 @@ def next_steps(
     others = [cards[s] for s in waiting if me is None or cards[s].sign_key != me.sign_key]
     report = {
         "file": target,
-        "awaiting": [cards[s].name for s in waiting],
-        "next": describe_awaiting(position),
+        **awaited(position),
         "send_to": [f"{c.name} <{c.email}>" for c in others],
         "your_move": mine,
         "over": position.result is not None,

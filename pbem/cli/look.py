@@ -13,6 +13,7 @@ import click
 from pbem.cli.common import (
     Opened,
     as_option,
+    awaited,
     complete_own_identity,
     emit,
     game_argument,
@@ -76,7 +77,7 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
         "game": pos.genesis.game,
         "ruleset": pos.rules.id,
         "steps": pos.count,
-        "awaiting": describe_awaiting(pos),
+        **awaited(pos),
         "view": pos.rules.view(pos.state, None) if pos.state is not None else None,
     }
     out = [*opened.notes(store), f"{pos.rules.id} game {pos.genesis.game}, step {pos.count}"]
@@ -98,7 +99,7 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
     if notes:
         out.append("notes in the last steps:")
         out += [f"  step {n['step']}: {n['text']}" for n in notes]
-    out.append(f"awaiting: {report['awaiting']}")
+    out.append(f"awaiting: {report['next']}")
     waited = waiting(pos, utc_now())
     if waited:
         out.append(waited)
@@ -170,7 +171,7 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         and (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
     )
     if not decides:
-        report = {"moves": [], "awaiting": describe_awaiting(pos)}
+        report = {"moves": [], **awaited(pos)}
         lines = [*notes, f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
         return

@@ -16,6 +16,7 @@ import click
 
 from pbem.cli.common import (
     as_option,
+    awaited,
     emit,
     emit_refused,
     game_argument,
@@ -27,7 +28,6 @@ from pbem.cli.common import (
     reports_errors,
 )
 from pbem.cli.progress import Progress
-from pbem.core.author import describe_awaiting
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.files import write_new
 from pbem.core.keys import IdentityCard, default_home
@@ -185,8 +185,7 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
                 "game": game,
                 "ruleset": pos.rules.id,
                 "step": pos.count,
-                "awaiting": [c.name for c in waiting],
-                "next": describe_awaiting(pos),
+                **awaited(pos),
                 "over": pos.result is not None,
                 "seats": [f"{c.name} <{c.email}>" for c in pos.cards],
                 "your_move": me is not None and me.sign_key in {c.sign_key for c in waiting},

@@ -180,3 +180,17 @@ def test_shell_completion_of_rulesets_identities_and_options(table: Path) -> Non
     ]
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert "_PBEM_COMPLETE=bash_source pbem" in readme
+
+
+def test_every_command_says_who_is_awaited_the_same_way(table: Path) -> None:  # noqa: F811
+    """``awaiting`` is the list of names awaited and ``next`` the sentence people read, in
+    the JSON of ``play``, ``status``, ``moves`` and ``games`` alike, so a script reads one
+    shape whatever command it ran."""
+    played = json.loads(ok("play", "g.json", "--as", "bob", "--json").stdout)
+    f = played["file"]
+    status = json.loads(ok("status", f, "--json").stdout)
+    moves = json.loads(ok("moves", f, "--as", "bob", "--json").stdout)
+    (row,) = json.loads(ok("games", "--json").stdout)["games"]
+    assert played["awaiting"] == ["carol"] and "carol" in played["next"]
+    for report in (status, moves, row):
+        assert (report["awaiting"], report["next"]) == (played["awaiting"], played["next"])

@@ -74,9 +74,9 @@ def test_a_whole_game_by_commands(table: Path) -> None:
     for name in ("alice", "bob"):
         f = last_file(ok("play", f, "--as", name, "--json"))
     report = json.loads(ok("status", f, "--json").stdout)
-    assert report["awaiting"] != "nothing"
+    assert report["next"] != "nothing"
     while not json.loads(ok("status", f, "--json").stdout).get("result"):
-        awaiting = json.loads(ok("status", f, "--json").stdout)["awaiting"]
+        awaiting = json.loads(ok("status", f, "--json").stdout)["next"]
         who = awaiting.split()[0].rstrip(",")
         text = "bank" if "bank" in awaiting else None
         args = ["play", f, *([text] if text else []), "--as", who, "--json"]

@@ -25,7 +25,7 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def settle(f: Path) -> Path:
     """Every automatic step owed, by whoever owes it."""
-    while "automatic" in (aw := report("status", f)["awaiting"]) or "to join" in aw:
+    while "automatic" in (aw := report("status", f)["next"]) or "to join" in aw:
         f = Path(report("play", f, "--as", aw.split()[0].rstrip(","))["file"])
     return f
 

@@ -91,7 +91,7 @@ def test_a_second_turn_on_one_parent_is_refused(table: Path) -> None:
     f = table
     for name, value in zip(NAMES, (3, 5, 8), strict=True):
         f = Path(report("play", f, f"guess {value}", "--as", name)["file"])
-    while "to move" not in (aw := report("status", f)["awaiting"]):
+    while "to move" not in (aw := report("status", f)["next"]):
         f = Path(report("play", f, "--as", aw.split()[0].rstrip(","))["file"])
     who = aw.split()[0]
     before = f

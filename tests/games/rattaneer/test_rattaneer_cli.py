@@ -75,7 +75,7 @@ def test_status_in_the_morning_shows_who_has_committed_never_what(players):
     # Every seat reveals by running pbem play on the file (cleo's, made right after her
     # commitment completed the batch, is in this shared store already); then pieces show.
     revealed = sealed
-    while "to reveal their sealed place" in (awaiting := report("status", revealed)["awaiting"]):
+    while "to reveal their sealed place" in (awaiting := report("status", revealed)["next"]):
         who = awaiting.split()[0].rstrip(",")
         revealed = Path(report("play", revealed, "--as", who)["file"])
     text = ok("status", revealed).stdout

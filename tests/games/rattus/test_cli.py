@@ -31,7 +31,7 @@ def settle(f: Path) -> Path:
     """Everybody makes the automatic steps they owe, until a player must decide."""
     while True:
         status = report("status", f)
-        awaiting = status["awaiting"]
+        awaiting = status["next"]
         if "automatic" not in awaiting and "to join" not in awaiting:
             return f
         who = awaiting.split()[0].rstrip(",")
@@ -39,7 +39,7 @@ def settle(f: Path) -> Path:
 
 
 def mover(f: Path) -> str:
-    return report("status", f)["awaiting"].split()[0]
+    return report("status", f)["awaiting"][0]
 
 
 def starting_cubes(f: Path) -> Path:
