@@ -1,5 +1,6 @@
 """Issue 16: a person plays against computer opponents by mail. Two seats are held by bots
-through their own robots (``pbem watch --bot greedy``, and the ``bot.NAME`` setting); the
+through their own robots (``pbem watch --bot mcts:16``, the search bot on a small budget,
+and the ``bot.NAME`` setting); the
 test plays only the person's decisions, as in ``test_game_by_mail``."""
 
 from __future__ import annotations
@@ -36,15 +37,15 @@ def test_a_person_plays_rattaneer_against_a_bot_by_mail(
 ) -> None:
     duo = make_players(tmp_path, smtp, imap, certs, ("alice", "bob"))
     bob = duo[1]
-    robots = {"bob": ["--bot", "greedy"]}
+    robots = {"bob": ["--bot", "mcts:16"]}
     final, table = play_by_mail(duo, tmp_path, smtp, "rattaneer", "greedy", robots=robots)
 
-    # The test made alice's decisions only; the robots of bob and carol made theirs.
+    # The test made alice's decisions only; bob's robot, searching, made all of bob's.
     assert len(table.decisions) == len(decisions_signed_by(final, 0))
     assert not bob.notes.exists()  # nobody was asked to decide
     for seat, bot in ((1, bob),):
         own = decisions_signed_by(final, seat)
-        played = [e for e in table.events[bot.name] if e.startswith("bot greedy played ")]
+        played = [e for e in table.events[bot.name] if e.startswith("bot mcts:16 played ")]
         assert own and len(played) == len(own), (bot.name, len(own), played[:3])
         assert set(own) <= journaled(bot)  # signed in the bot's own home, with its key
         assert all(e.endswith(f"in rattaneer game {e.split()[-1]}") for e in played)
