@@ -1,7 +1,7 @@
-"""Issue 16: a person plays against computer opponents by mail. Two seats are held by bots
+"""Issue 16: a person plays against computer opponents by mail. Seats are held by bots
 through their own robots (``pbem watch --bot mcts:16``, the search bot on a small budget,
-and the ``bot.NAME`` setting); the
-test plays only the person's decisions, as in ``test_game_by_mail``."""
+and the ``bot.NAME`` setting); the test plays only the person's decisions, as in
+``test_game_by_mail``."""
 
 from __future__ import annotations
 
