@@ -133,6 +133,9 @@ Bot = Callable[["Ruleset", Any, int, Knowledge, Rng], Any]
 calls it the same way: self-play, the rules-only tournaments, a seat held by a bot."""
 
 
+_CONTENT_HASHES: dict[type, str] = {}
+
+
 class Ruleset(ABC):
     """Subclass per game and register it under the ``pbem.rulesets`` entry point group.
 
@@ -165,7 +168,14 @@ class Ruleset(ABC):
         return [module_file]
 
     def content_hash(self) -> str:
-        """SHA-256 (hex) over the relative names and bytes of ``source_files``."""
+        """SHA-256 (hex) over the relative names and bytes of ``source_files``; read once
+        per process and ruleset class (the rules a process runs are the ones it loaded)."""
+        cls = type(self)
+        if cls not in _CONTENT_HASHES:
+            _CONTENT_HASHES[cls] = self._hash_source()
+        return _CONTENT_HASHES[cls]
+
+    def _hash_source(self) -> str:
         files = self.source_files()
         base = Path(inspect.getfile(type(self))).parent
         digest = hashlib.sha256(b"pbem/1/ruleset\0")
