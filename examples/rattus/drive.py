@@ -55,7 +55,7 @@ def choose(moves: list[str], game: Path, name: str, rng: random.Random) -> str:
 
 
 def drive(game: Path, rng: random.Random) -> Path:
-    awaiting = pbem("status", str(game))["awaiting"]
+    awaiting = pbem("status", str(game))["next"]
     while True:
         if awaiting.startswith("nothing"):
             return game
