@@ -12,7 +12,7 @@ chooses by its own statistics at its own decisions; at a simultaneous decision (
 from its own statistics, without seeing the others' choice (decoupled UCT, Lanctot et al.
 2013), and the child is that joint choice.
 
-A playout plays a game's cheap policy for a ``horizon`` of decisions (or to the end) and scores
+A playout plays a game's cheap policy for ``horizon`` decisions (or to the end) and scores
 the world with the game's estimate of each seat's share of the win. The game supplies the
 determinization, the candidate actions at each decision (a good subset where the legal
 set is combinatorial), the playout policy and the estimate: ``Search``. Randomness comes
@@ -41,13 +41,11 @@ class Search(Protocol):
 
     budget: int
     """Iterations per decision of ``mcts`` without a parameter."""
+    horizon: int | None
+    """Decisions a playout plays before the estimate is used (None: to the end)."""
     prior: float
     """The bias toward the first candidate (the game's own best guess), in reward: it
     fades as ``prior / (visits + 1)``, so only evidence makes the search choose another."""
-
-    def horizon(self, state: Any) -> int | None:
-        """Decisions a playout from ``state`` plays before the estimate is used (None: to
-        the end of the game)."""
 
     def world(self, rules: Ruleset, state: Any, knowledge: Knowledge, rng: Rng) -> World:
         """A determinization: every unseen face dealt at random, consistently with
@@ -186,8 +184,8 @@ class Mcts:
 
     def _playout(self, rules: Ruleset, world: World, rng: Rng) -> list[float]:
         search = self.search
-        steps, horizon = 0, search.horizon(world.state)
-        while not world.over() and (horizon is None or steps < horizon):
+        steps = 0
+        while not world.over() and (search.horizon is None or steps < search.horizon):
             picks = {
                 s: search.playout(rules, world.state, s, world.knowledge(s), rng)
                 for s in world.awaited()

@@ -28,10 +28,8 @@ PLACEMENTS = 12
 
 class RattaneerSearch:
     budget = 40
+    horizon = None
     prior = 0.0
-
-    def horizon(self, state: State) -> int | None:
-        return None  # a Rattaneer game is short: playouts go to the end
 
     def world(self, rules: Ruleset, state: State, knowledge: Knowledge, rng: Rng) -> World:
         return World(rules, state, {}, rng.fork("chance"), [{} for _ in range(state.seats)])

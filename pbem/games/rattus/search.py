@@ -36,20 +36,12 @@ SOON, FINAL, CARD = 0.5, 0.5, 0.75
 class card held."""
 FINAL_TOKENS = 30
 """Tokens left in the supply from which the final plague begins to weigh."""
-HORIZON, AFRICANUS_HORIZON = 12, 24
-"""Decisions a playout plays before the table is scored. Africanus asks more of them a
-turn (about 7 against 6 in greedy games) and more of its points come at the end (the
-diplomats, the region cards), so its playouts look further. Measured, not derived: in games
-0-39 of ``benchmarks/bots.py africanus mcts greedy`` the search won 26 with 24 and 18 with
-12; the base game's figures were made with 12."""
 
 
 class RattusSearch:
     budget = 30
+    horizon = 12
     prior = 0.2
-
-    def horizon(self, state: State) -> int | None:
-        return HORIZON if state.africa is None else AFRICANUS_HORIZON
 
     def world(self, rules: Ruleset, state: State, knowledge: Knowledge, rng: Rng) -> World:
         faces = deal(state, knowledge.opened, rng.fork("deal"))
