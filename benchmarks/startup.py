@@ -6,7 +6,9 @@ plus system, by ``os.wait4``; min and median printed):
 - ``pbem --version``, goal ≤ 5x the baseline;
 - ``pbem verify`` of a 1-step Rattaneer file, goal ≤ 10x the baseline;
 - the libraries ``pbem verify`` cannot do without (pydantic, click, cryptography's Ed25519,
-  PyNaCl), imported by ``python -c``: the floor of any start-up that parses a file;
+  PyNaCl), imported by ``python -c``; and the same with pydantic's ``BaseModel``, which
+  ``import pydantic`` alone does not load (pydantic imports lazily): the floor of any
+  start-up that parses a file with pydantic models;
 - ``pbem status`` of a finished 6-player Africanus game already in the store (the store
   keeps a checkpoint of the verified head, so the end-of-game shuffle audit is not run
   again), against ``pbem verify`` of the same file, which re-checks all of it.
@@ -50,6 +52,7 @@ def main() -> None:
             runs,
             python=[sys.executable, "-c", "pass"],
             libraries=[sys.executable, "-c", LIBRARIES],
+            models=[sys.executable, "-c", LIBRARIES + "\nfrom pydantic import BaseModel"],
             version=[PBEM, "--version"],
             verify_one=[PBEM, "verify", str(one)],
             status=[PBEM, "status", str(game)],
@@ -58,6 +61,7 @@ def main() -> None:
     base = times["python"]
     print(ratio_line("pbem --version / python -c pass", times["version"], base))
     print(ratio_line("libraries alone / python -c pass", times["libraries"], base))
+    print(ratio_line("libraries and BaseModel / python -c pass", times["models"], base))
     print(ratio_line("pbem verify (1 step) / python -c pass", times["verify_one"], base))
     print(
         ratio_line(
