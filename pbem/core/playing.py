@@ -21,15 +21,18 @@ from pbem.core.store import Head, Store
 
 @dataclass
 class Played:
-    """What ``play_moves`` did: the moves played, those left for later (the game must wait
-    for others first), how many automatic steps it made, and the store's head it left
-    (to export without restoring it again)."""
+    """What ``play_moves`` did: the store's head it left (to export without restoring it
+    again), the moves played, those left for later (the game must wait for others first),
+    and how many automatic steps it made."""
 
-    position: Position
+    head: Head
     done: list[str]
     left: list[str]
     made: int
-    head: Head
+
+    @property
+    def position(self) -> Position:
+        return self.head.position
 
 
 @dataclass
@@ -112,7 +115,7 @@ def play_moves(
             raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
         store.save(pos, source)
         head = Head(store, game, pos)
-    return Played(pos, done, left, made, head)
+    return Played(head, done, left, made)
 
 
 def sign_in_store(
