@@ -126,17 +126,13 @@ class Mcts:
         arms = root.arms.setdefault(seat, {})
         keys = [key(a) for a in options]
         remaining = list(keys)
-        rounds = max(1, math.ceil(math.log2(len(keys))))
-        spent = 0
-        for number in range(rounds):
-            each = max(1, (self.iterations - spent) // ((rounds - number) * len(remaining)))
+        for number, each in enumerate(halving(len(keys), self.iterations)):
             for j in range(each):
                 for k in remaining:
                     deal = stream.fork(f"round {number} deal {j}")
                     self._iterate(rules, state, seat, knowledge, root, deal, k)
-                    spent += 1
             remaining.sort(key=lambda k: _mean(arms, k, self.search.prior, keys[0]), reverse=True)
-            remaining = remaining[: max(1, len(remaining) // 2)]
+            remaining = remaining[: _half(len(remaining))]
         return options[keys.index(remaining[0])]
 
     def _iterate(
@@ -193,6 +189,26 @@ class Mcts:
             world.play(picks)
             steps += 1
         return search.values(world)
+
+
+def _half(candidates: int) -> int:
+    """How many candidates a round of halving keeps: the better half, rounded up, so that
+    the last round still compares two and no iteration goes to a choice already made."""
+    return (candidates + 1) // 2
+
+
+def halving(candidates: int, budget: int) -> list[int]:
+    """Sequential halving's schedule: the iterations each remaining candidate gets in each
+    round. There are ceil(log2 n) rounds, each with an equal share of what is left of the
+    budget, and at least one iteration a candidate."""
+    rounds = max(1, math.ceil(math.log2(candidates)))
+    schedule, spent, remaining = [], 0, candidates
+    for number in range(rounds):
+        each = max(1, (budget - spent) // ((rounds - number) * remaining))
+        schedule.append(each)
+        spent += each * remaining
+        remaining = _half(remaining)
+    return schedule
 
 
 def _mean(arms: dict[str, _Arm], k: str, prior: float, first: str) -> float:

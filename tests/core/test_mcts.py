@@ -9,6 +9,7 @@ import pytest
 
 from pbem.core import registry
 from pbem.core.knowledge import Knowledge
+from pbem.core.mcts import halving
 from pbem.core.randomness import Rng
 from pbem.core.rules import RulesError, Turn
 from pbem.core.simulate import World
@@ -89,3 +90,19 @@ def test_mcts_finds_the_winning_spot() -> None:
     assert options[0].type == "pass" and Spot(vp=8) in options
     choice = rules.bot("mcts:24")(rules, world.state, seat, Knowledge(seat), seeded("bot"))
     assert choice == Spot(vp=8)
+
+
+@pytest.mark.parametrize("budget", [6, 16, 30, 100])
+@pytest.mark.parametrize("candidates", range(2, 13))
+def test_halving_compares_two_in_its_last_round_and_keeps_to_the_budget(
+    candidates: int, budget: int
+) -> None:
+    schedule = halving(candidates, budget)
+    sizes = [candidates]
+    for _ in schedule[1:]:
+        sizes.append((sizes[-1] + 1) // 2)
+    assert sizes[-1] == 2  # no round is spent on a choice already made
+    spent = sum(each * size for each, size in zip(schedule, sizes, strict=True))
+    floor = sum(sizes)  # one iteration a candidate in each round, whatever the budget
+    assert spent <= max(budget, floor)
+    assert spent > budget - sizes[-1] * len(schedule) or spent == floor
