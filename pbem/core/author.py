@@ -336,7 +336,7 @@ def automatic(
             _entry(replay, identity, seat, "shuffle", body, clock, journal, _always)
         elif aw.decision == "share":
             assert replay.reveal is not None
-            body = replay.table.share_body(replay.reveal, aw.parent, x)
+            body = replay.table.share_body(seat, replay.reveal, aw.parent, x)
             _envelope(replay, identity, seat, body, clock, journal, _always)
         elif aw.decision == "disclose":
             secret = {"deck_secret": b64e(x)}

@@ -68,6 +68,9 @@ class PrivateReveal:
     handles: list[str]
     cts: list[Ciphertext]
     shares: list[list[bytes]]
+    opened: dict[bytes, dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
+    """The faces as opened with a secret, kept in memory only: a bot asks what its seat
+    knows at every decision, and a reveal, once made, never changes."""
 
 
 @dataclass
@@ -82,6 +85,12 @@ class Tabletop:
     private: list[PrivateReveal] = field(default_factory=list)
     _tables: dict[str, dict[bytes, str]] = field(default_factory=dict)
     _joint: tuple[list[bytes], Point] | None = None
+    _made: dict[tuple[str, int, str], tuple[dict[str, Any], Any]] = field(default_factory=dict)
+    """Bodies this table made itself (a shuffle pass, shares), by kind, seat and parent,
+    with what checking them would give. A body equal to one made here is taken without
+    checking its proofs again: they were computed here a moment ago, from the witness. Any
+    other body, and every body on every other table (a recipient's, a verifier's), is
+    checked in full. Memory only: a table read back from a file or a store made nothing."""
 
     @staticmethod
     def check_key(game: str, seat: int, key: str, proof: str) -> Point:
@@ -121,15 +130,23 @@ class Tabletop:
         """The seat's pass over every deck awaiting it, each with its proof of a shuffle
         (base64url, ``shuffleproof`` encoding) bound to this game, deck, seat and step."""
         joint = self.joint
-        decks, proofs = {}, {}
+        decks, proofs, taken = {}, {}, {}
         for name in self.unshuffled:
             before = self.decks[name]
             witness = deck.shuffle_witness(secret, name, pass_id(name, seat), len(before))
-            after = deck.reencrypt(before, joint, witness)
+            after = taken[name] = deck.reencrypt(before, joint, witness)
             context = shuffle_context(self.game, name, seat, parent)
             decks[name] = encode_deck(after)
             proofs[name] = b64e(shuffleproof.prove(before, after, joint, witness, context))
-        return {"decks": decks, "proofs": proofs}
+        body = {"decks": decks, "proofs": proofs}
+        self._made[("shuffle", seat, parent)] = (body, taken)
+        return body
+
+    def _made_here(self, kind: str, seat: int, parent: str, body: dict[str, Any]) -> Any:
+        """What checking ``body`` would give, if this table made exactly this body; else
+        None. A record serves once."""
+        made = self._made.pop((kind, seat, parent), None)
+        return made[1] if made is not None and made[0] == body else None
 
     def apply_shuffle(self, seat: int, body: dict[str, Any], parent: str) -> None:
         """Take a seat's shuffle pass once every deck's proof shows that its output is a
@@ -144,6 +161,17 @@ class Tabletop:
                 raise Rejected(
                     f"a shuffle's {part} must be for exactly: {', '.join(sorted(self.unshuffled))}"
                 )
+        taken = self._made_here("shuffle", seat, parent, body) or self._checked_pass(
+            seat, body, parent
+        )
+        for name, after in taken.items():
+            self.passes[name].append((seat, after))
+            self.decks[name] = after
+
+    def _checked_pass(
+        self, seat: int, body: dict[str, Any], parent: str
+    ) -> dict[str, list[Ciphertext]]:
+        """Every deck's output of a received pass, once its proof checks."""
         joint = self.joint
         taken = {}
         for name in self.unshuffled:
@@ -160,9 +188,7 @@ class Tabletop:
             except DeckError as exc:
                 raise Rejected(f"deck {name!r}: {exc}") from exc
             taken[name] = after
-        for name, after in taken.items():
-            self.passes[name].append((seat, after))
-            self.decks[name] = after
+        return taken
 
     def table_of(self, name: str) -> dict[bytes, str]:
         """Item point -> item id for deck ``name``; hashing every item to a point is costly,
@@ -178,20 +204,28 @@ class Tabletop:
             raise Rejected(f"no sealed item {handle!r}")
         return cts[int(index)]
 
-    def share_body(self, reveal: Reveal, parent: str, secret: bytes) -> dict[str, Any]:
-        shares = []
+    def share_body(self, seat: int, reveal: Reveal, parent: str, secret: bytes) -> dict[str, Any]:
+        """The seat's decryption share of every item of ``reveal``, each with its proof."""
+        shares, points = [], []
         pubkey = deck.public_key(secret)
         for handle in reveal.items:
             point, proof = deck.share(
                 self.ciphertext(handle), secret, share_context(self.game, parent, handle), pubkey
             )
             shares.append([b64e(point), b64e(proof)])
-        return {"shares": shares}
+            points.append(point)
+        body = {"shares": shares}
+        if pubkey == self.keys[seat]:
+            self._made[("share", seat, parent)] = (body, points)
+        return body
 
     def check_shares(
         self, seat: int, body: dict[str, Any], reveal: Reveal, parent: str
     ) -> list[Point]:
         """Every share must carry a proof that it was made with the seat's published key."""
+        made = self._made_here("share", seat, parent, body)
+        if made is not None:
+            return made
         if set(body) != {"shares"} or not isinstance(body["shares"], list):
             raise Rejected("a share body holds exactly 'shares'")
         if len(body["shares"]) != len(reveal.items):
@@ -241,10 +275,15 @@ class Tabletop:
         for rev in self.private:
             if rev.to != seat:
                 continue
-            for handle, ct, others in zip(rev.handles, rev.cts, rev.shares, strict=True):
-                name = handle.partition("/")[0]
-                point = deck.open_private(ct, others, secret)
-                known[handle] = deck.identify(point, self.table_of(name))
+            if secret not in rev.opened:
+                rev.opened[secret] = {
+                    handle: deck.identify(
+                        deck.open_private(ct, others, secret),
+                        self.table_of(handle.partition("/")[0]),
+                    )
+                    for handle, ct, others in zip(rev.handles, rev.cts, rev.shares, strict=True)
+                }
+            known |= rev.opened[secret]
         return known
 
     def check_disclosure(self, seat: int, body: dict[str, Any]) -> bytes:

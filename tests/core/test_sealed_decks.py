@@ -269,6 +269,79 @@ def test_a_point_reused_from_a_validated_ciphertext_does_not_vouch_for_its_partn
     seat_1.refused(pairs, seat_1.prove(seat_1.honest), r"\[3\] c2 is not a valid point")
 
 
+def counting_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the shuffle proofs that are checked from now on (the real check runs)."""
+    calls: list[int] = []
+    real = shuffleproof.check
+
+    def check(*args: Any) -> None:
+        calls.append(1)
+        real(*args)
+
+    monkeypatch.setattr(shuffleproof, "check", check)
+    return calls
+
+
+def test_a_pass_the_table_made_is_taken_unchecked_only_exactly_as_made(
+    seat_1: SeatPass, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 13: the author's own table does not check again the proof it has just made;
+    # a body that differs from it in anything is checked in full, and so is every body on
+    # any other table (a recipient's: tests/core/test_attacks.py, and the cases above).
+    checks = counting_checks(monkeypatch)
+    table, secret = seat_1.replay.table, deck_secret(seat_1.ids[1], seat_1.replay.genesis.game)
+    body = table.shuffle_body(1, secret, seat_1.parent)
+    swapped = copy.deepcopy(body)
+    pairs = swapped["decks"]["cards"]
+    pairs[0], pairs[1] = pairs[1], pairs[0]  # the proof no longer fits the order
+    seat_1.refused(pairs, body["proofs"]["cards"], "shuffle proof does not verify")
+    assert len(checks) == 1  # the record does not vouch for another body...
+    seat_1.publish(body["decks"]["cards"], body["proofs"]["cards"])
+    assert len(checks) == 2  # ...and it served once: the same body now is checked too
+    assert seat_1.replay.table.decks["cards"] == seat_1.honest
+
+
+def test_the_table_takes_its_own_pass_without_checking_it_again(
+    seat_1: SeatPass, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checks = counting_checks(monkeypatch)
+    table, secret = seat_1.replay.table, deck_secret(seat_1.ids[1], seat_1.replay.genesis.game)
+    body = table.shuffle_body(1, secret, seat_1.parent)
+    seat_1.publish(body["decks"]["cards"], body["proofs"]["cards"])
+    assert not checks and seat_1.replay.table.decks["cards"] == seat_1.honest
+    received = replay_file(gamefile.decode(gamefile.encode(seat_1.replay.to_file())), RULES)
+    assert received.table.decks["cards"] == seat_1.honest and len(checks) == 2  # both passes
+
+
+def test_shares_the_table_made_are_taken_unchecked_only_exactly_as_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    replay, ids = started(3, seed=7)
+    card = replay.state.hands[0][0]
+    act(replay, ids[0], Play(card=card))
+    automatic(replay, ids[0])
+    aw, game, table = replay.awaiting, replay.genesis.game, replay.table
+    assert aw.decision == "share" and 1 in replay.remaining()
+    checks: list[int] = []
+    real = deck.checked_share
+    monkeypatch.setattr(deck, "checked_share", lambda *a: checks.append(1) or real(*a))
+    refused = r"seat 1 \(bot2\): bad decryption share for cards/"
+    # made here, but with another seat's secret: no record of seat 1's, so checked
+    wrong = table.share_body(1, replay.reveal, aw.parent, deck_secret(ids[2], game))
+    with pytest.raises(Rejected, match=refused):
+        replay.add_envelope(forged_envelope(replay, ids[1], 1, wrong))
+    # made here with seat 1's secret, then altered: checked
+    mine = table.share_body(1, replay.reveal, aw.parent, deck_secret(ids[1], game))
+    altered = {"shares": [[wrong["shares"][0][0], mine["shares"][0][1]]]}
+    with pytest.raises(Rejected, match=refused):
+        replay.add_envelope(forged_envelope(replay, ids[1], 1, altered))
+    assert len(checks) == 2
+    # made here with seat 1's secret and sent as made: taken without checking again
+    mine = table.share_body(1, replay.reveal, aw.parent, deck_secret(ids[1], game))
+    replay.add_envelope(forged_envelope(replay, ids[1], 1, mine))
+    assert len(checks) == 2 and 1 not in replay.remaining()
+
+
 def test_a_valid_pass_off_its_derivation_is_taken_and_reported_by_the_audit(
     seat_1: SeatPass,
 ) -> None:
