@@ -100,10 +100,11 @@ class Mcts:
 
     The root is searched by sequential halving (Karnin, Koren & Somekh 2013): the budget is
     spread over rounds; in each round every remaining candidate gets the same number of
-    iterations, then the worse half is dropped. Within a round the candidates are compared
-    on common random numbers: the j-th iteration of each plays in the same determinization
-    with the same stream, so a difference in reward comes from the candidate, not from the
-    luck of the deal. Below the root every seat chooses by UCB1."""
+    iterations, then the better half (rounded up) is kept, so the last round compares two.
+    Within a round the candidates are compared on common random numbers: the j-th iteration
+    of each plays in the same determinization with the same stream, so a difference in
+    reward comes from the candidate, not from the luck of the deal. Below the root every
+    seat chooses by UCB1."""
 
     def __init__(self, search: Search, iterations: int | None = None) -> None:
         self.search = search
