@@ -62,3 +62,31 @@ def test_a_checkpoint_in_the_middle_of_a_batch_continues_it() -> None:
         for step in game.steps[i + 1 :]:
             again.add(step)
         assert again.cached() == whole.cached(), game.steps[i].decision
+
+
+def test_a_checkpoint_holds_no_secret_a_seat_opened_or_made_in_memory() -> None:
+    """The author's table keeps the faces a seat opened and the passes and shares it made
+    (issue 13), in memory only: the checkpoint the store writes holds none of it."""
+    import zlib
+
+    from pbem.core import deck
+    from pbem.core.author import automatic, deck_secret, new_game, private_knowledge
+    from pbem.core.canonical import b64e
+    from pbem.core.selfplay import bot_identities
+    from tests.helpers import Seeded
+
+    rules = registry.get("peek")
+    ids = bot_identities(3, 3)
+    replay = new_game(
+        rules, rules.parse_options({}), [i.card for i in ids], ids[0], entropy=Seeded(3)
+    )
+    while any(automatic(replay, ident) for ident in ids):
+        pass
+    hand = private_knowledge(replay, ids[0])  # opened, and kept on the table
+    assert hand and replay.table.private[0].opened
+    text = zlib.decompress(snapshot(replay)).decode()
+    secret = deck_secret(ids[0], replay.genesis.game)
+    for face in hand.values():
+        point = deck.item_point("cards", face)
+        assert b64e(point) not in text and point.hex() not in text
+    assert b64e(secret) not in text and secret.hex() not in text
