@@ -164,6 +164,11 @@ class SeatPass:
             self.before, after, self.joint, self.witness, context or self.context
         )
 
+    def made_here(self) -> dict[str, Any]:
+        """Seat 1's pass as its own table makes it (what ``automatic`` signs)."""
+        secret = deck_secret(self.ids[1], self.replay.genesis.game)
+        return self.replay.table.shuffle_body(1, secret, self.parent)
+
     def publish(self, after: Any, proof: bytes | str) -> None:
         decks = encode_deck(after) if after and isinstance(after[0], deck.Ciphertext) else after
         body = {
@@ -289,8 +294,7 @@ def test_a_pass_the_table_made_is_taken_unchecked_only_exactly_as_made(
     # a body that differs from it in anything is checked in full, and so is every body on
     # any other table (a recipient's: tests/core/test_attacks.py, and the cases above).
     checks = counting_checks(monkeypatch)
-    table, secret = seat_1.replay.table, deck_secret(seat_1.ids[1], seat_1.replay.genesis.game)
-    body = table.shuffle_body(1, secret, seat_1.parent)
+    body = seat_1.made_here()
     swapped = copy.deepcopy(body)
     pairs = swapped["decks"]["cards"]
     pairs[0], pairs[1] = pairs[1], pairs[0]  # the proof no longer fits the order
@@ -305,8 +309,7 @@ def test_the_table_takes_its_own_pass_without_checking_it_again(
     seat_1: SeatPass, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     checks = counting_checks(monkeypatch)
-    table, secret = seat_1.replay.table, deck_secret(seat_1.ids[1], seat_1.replay.genesis.game)
-    body = table.shuffle_body(1, secret, seat_1.parent)
+    body = seat_1.made_here()
     seat_1.publish(body["decks"]["cards"], body["proofs"]["cards"])
     assert not checks and seat_1.replay.table.decks["cards"] == seat_1.honest
     received = replay_file(gamefile.decode(gamefile.encode(seat_1.replay.to_file())), RULES)
