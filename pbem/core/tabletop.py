@@ -85,7 +85,9 @@ class Tabletop:
     private: list[PrivateReveal] = field(default_factory=list)
     _tables: dict[str, dict[bytes, str]] = field(default_factory=dict)
     _joint: tuple[list[bytes], Point] | None = None
-    _made: dict[tuple[str, int, str], tuple[dict[str, Any], Any]] = field(default_factory=dict)
+    _made: dict[tuple[str, int, str], tuple[dict[str, Any], Any]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
     """Bodies this table made itself (a shuffle pass, shares), by kind, seat and parent,
     with what checking them would give. A body equal to one made here is taken without
     checking its proofs again: they were computed here a moment ago, from the witness. Any
