@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.core import gamefile, registry  # noqa: E402
 from pbem.core.author import knowledge  # noqa: E402
-from pbem.core.keys import Keyring, seal_identity  # noqa: E402
+from pbem.core.keyring import Keyring, seal_identity  # noqa: E402
 from pbem.core.randomness import Rng  # noqa: E402
 from pbem.core.selfplay import bot_identities, play_game  # noqa: E402
 from pbem.core.store import Store  # noqa: E402

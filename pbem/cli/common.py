@@ -20,7 +20,8 @@ from click.shell_completion import CompletionItem
 
 from pbem.core.awaiting import describe_awaiting
 from pbem.core.errors import PbemError, UsageError
-from pbem.core.keys import Identity, IdentityCard, Keyring
+from pbem.core.keyring import Keyring
+from pbem.core.keys import Identity, IdentityCard
 from pbem.core.options import check_options
 from pbem.core.position import Position, StepRejected
 from pbem.core.rules import RulesError, Ruleset

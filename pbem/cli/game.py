@@ -35,7 +35,8 @@ from pbem.core.author import new_game, seat_of
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.gamefile import Envelope
 from pbem.core.journal import Journal
-from pbem.core.keys import Identity, IdentityCard, Keyring
+from pbem.core.keyring import Keyring
+from pbem.core.keys import Identity, IdentityCard
 from pbem.core.playing import Note, play_moves, shown
 from pbem.core.store import Store
 from pbem.core.words import plural

@@ -30,7 +30,8 @@ from pbem.cli.common import (
 from pbem.cli.progress import Progress
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.files import write_new
-from pbem.core.keys import IdentityCard, default_home
+from pbem.core.keyring import default_home
+from pbem.core.keys import IdentityCard
 from pbem.core.store import Store, short_id
 from pbem.core.words import plural
 from pbem.mail import config as mail_config

@@ -23,7 +23,7 @@ from pbem.cli.game import _card, out_option
 from pbem.core import rescue
 from pbem.core.errors import UsageError
 from pbem.core.journal import Journal
-from pbem.core.keys import Keyring
+from pbem.core.keyring import Keyring
 from pbem.core.playing import sign_in_store
 from pbem.core.position import Position
 from pbem.core.store import Store

@@ -37,7 +37,7 @@ from pbem.core.checkpoint import restore, snapshot
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.files import write_new
 from pbem.core.gamefile import FORMAT, Batch, Entry, Envelope, GameFile, Genesis, step_hash
-from pbem.core.keys import default_home
+from pbem.core.keyring import default_home
 from pbem.core.position import Position, Record
 from pbem.core.replay import Progress, Replay, check_cached, replay_file
 from pbem.core.storedb import connect, pack, store_path, transaction, unpack

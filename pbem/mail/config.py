@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pbem.core.canonical import parse, pretty
 from pbem.core.errors import Rejected, UsageError
 from pbem.core.files import atomic_write
-from pbem.core.keys import default_home
+from pbem.core.keyring import default_home
 
 Security = Literal["starttls", "tls", "none"]
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}

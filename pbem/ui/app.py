@@ -26,7 +26,8 @@ from starlette.routing import Route
 
 from pbem.cli.common import PASSPHRASE_ENV, Opened, export_head, newest_export
 from pbem.core.errors import PbemError, Rejected, UsageError
-from pbem.core.keys import Identity, IdentityCard, Keyring
+from pbem.core.keyring import Keyring
+from pbem.core.keys import Identity, IdentityCard
 from pbem.core.playing import play_moves
 from pbem.core.store import Head, Store
 from pbem.mail import config as mail_config

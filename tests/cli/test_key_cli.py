@@ -13,7 +13,8 @@ from pbem.cli import common as cli_common
 from pbem.cli import key as key_cli
 from pbem.core.canonical import pretty
 from pbem.core.errors import Rejected, UsageError
-from pbem.core.keys import FAST_KDF_ENV, IdentityCard, Keyring
+from pbem.core.keyring import FAST_KDF_ENV, Keyring
+from pbem.core.keys import IdentityCard
 
 
 @click.group()

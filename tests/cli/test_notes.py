@@ -15,7 +15,7 @@ import pytest
 from pbem.core import gamefile, notes
 from pbem.core.canonical import b64e
 from pbem.core.gamefile import message_for
-from pbem.core.keys import Keyring
+from pbem.core.keyring import Keyring
 from tests.cli.test_game_cli import error, ok, pbem
 
 SECRET = "Carol, the Tavern is yours if you leave me the island."

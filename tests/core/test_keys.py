@@ -18,15 +18,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.core.canonical import b64d, b64e, pretty
 from pbem.core.errors import Rejected, UsageError
-from pbem.core.keys import (
-    FAST_KDF_ENV,
-    Identity,
-    IdentityCard,
-    Keyring,
-    default_home,
-    fingerprint_of,
-    new_kdf_params,
-)
+from pbem.core.keyring import FAST_KDF_ENV, Keyring, default_home, new_kdf_params
+from pbem.core.keys import Identity, IdentityCard, fingerprint_of
 
 GAME = bytes(range(16))
 OTHER_GAME = bytes(range(1, 17))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pbem.core import gamefile, registry
 from pbem.core.author import describe_awaiting, knowledge
-from pbem.core.keys import Keyring
+from pbem.core.keyring import Keyring
 from pbem.core.randomness import Rng
 from pbem.core.replay import Replay, replay_file
 from pbem.mail.compose import needs_decision

@@ -17,7 +17,7 @@ from pbem.core import gamefile
 from pbem.core.author import act
 from pbem.core.canonical import b64e
 from pbem.core.errors import Rejected
-from pbem.core.keys import Keyring
+from pbem.core.keyring import Keyring
 from pbem.core.store import Store
 from pbem.core.storedb import FILE_NAME, WAL_BYTES, connect, transaction, unpack
 from tests.helpers import ok, pbem, report

@@ -11,7 +11,8 @@ from pathlib import Path
 from pbem.core import gamefile, registry
 from pbem.core.author import act, new_game
 from pbem.core.gamefile import GameFile
-from pbem.core.keys import Identity, Keyring, seal_identity
+from pbem.core.keyring import Keyring, seal_identity
+from pbem.core.keys import Identity
 from pbem.core.replay import Replay
 from pbem.core.selfplay import bot_identities
 from pbem.core.store import Store

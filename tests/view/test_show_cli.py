@@ -15,7 +15,7 @@ from pbem.core import gamefile, registry
 from pbem.core.author import new_game
 from pbem.core.canonical import b64e
 from pbem.core.gamefile import Entry
-from pbem.core.keys import Keyring, seal_identity
+from pbem.core.keyring import Keyring, seal_identity
 from pbem.core.selfplay import bot_identities
 from tests.helpers import Seeded
 from tests.view.games import GAMES, played, readable
