@@ -21,7 +21,6 @@ part: a copy is accepted on its signatures alone.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import sqlite3
 import time
@@ -40,23 +39,14 @@ from pbem.core.gamefile import FORMAT, Batch, Entry, Envelope, GameFile, Genesis
 from pbem.core.keyring import default_home
 from pbem.core.position import Position, Record
 from pbem.core.replay import Progress, Replay, check_cached, replay_file
+from pbem.core.storechain import Chain, digest, head_label, refusal, short_id, split
 from pbem.core.storedb import connect, pack, store_path, transaction, unpack
-from pbem.core.words import plural
 
 Status = Literal["new", "updated", "merged", "duplicate", "behind"]
 
 
-def short_id(game: str) -> str:
-    """The first 8 characters of a game id: enough to tell one's games apart."""
-    return game[:8]
-
-
 def _now() -> int:
     return int(time.time())
-
-
-def _digest(data: bytes) -> bytes:
-    return hashlib.sha256(data).digest()
 
 
 @dataclass
@@ -110,15 +100,6 @@ class Imported:
     seen: str = ""
     """The hash of the copy's last complete step (the genesis's before any): what a player
     holding that copy would have moved on."""
-
-
-@dataclass
-class _Chain:
-    """A game's stored steps: hash, item hashes and completeness per index."""
-
-    hashes: list[bytes]
-    items: list[list[bytes]]
-    complete: list[bool]
 
 
 class Store:
@@ -240,18 +221,11 @@ class Store:
                 self.progress(n, len(steps))
         return replay
 
-    def _chain(self, game: str) -> _Chain:
-        rows = self.db.execute(
-            "SELECT hash, items, complete FROM steps WHERE game = ? ORDER BY idx", (game,)
-        ).fetchall()
-        return _Chain(
-            [r[0] for r in rows],
-            [[r[1][i : i + 32] for i in range(0, len(r[1]), 32)] for r in rows],
-            [bool(r[2]) for r in rows],
-        )
+    def _chain(self, game: str) -> Chain:
+        return Chain.read(self.db, game)
 
-    def _item(self, digest: bytes) -> Any:
-        row = self.db.execute("SELECT data FROM items WHERE hash = ?", (digest,)).fetchone()
+    def _item(self, key: bytes) -> Any:
+        row = self.db.execute("SELECT data FROM items WHERE hash = ?", (key,)).fetchone()
         if row is None:
             raise UsageError("the store is missing an item it lists (damaged?)")
         data = unpack(row[0])
@@ -375,7 +349,7 @@ class Store:
                 )
             chain = self._chain(gid)
             imported = self._known(game, label)
-            imported.seen = _seen_head(game, chain.hashes)
+            imported.seen = chain.seen_head(game)
             return imported
 
     def _new(self, game: GameFile, label: str) -> Imported:
@@ -396,7 +370,7 @@ class Store:
     def _known(self, game: GameFile, label: str) -> Imported:
         gid = game.genesis.game
         chain = self._chain(gid)
-        k = _known_prefix(game.steps, chain.hashes)
+        k = chain.known_prefix(game.steps)
         if k == len(game.steps) and k <= len(chain.hashes):
             return self._seen(game, label, len(chain.hashes) - k)
         if self._void_call(gid, chain, game, k):
@@ -415,11 +389,11 @@ class Store:
             return self._merge(game, label, pos, k)
         if isinstance(step, Batch) and k < len(chain.hashes) and len(game.steps) == k + 1:
             stored = set(chain.items[k])
-            if {_digest(e.canonical_bytes()) for e in step.envelopes} <= stored:
+            if {digest(e.canonical_bytes()) for e in step.envelopes} <= stored:
                 return self._seen(game, label, len(chain.hashes) - k)
         return self._diverged(game, label, k)
 
-    def _void_call(self, gid: str, chain: _Chain, game: GameFile, k: int) -> bool:
+    def _void_call(self, gid: str, chain: Chain, game: GameFile, k: int) -> bool:
         """The stored chain ends with a call, and the copy holds the called seats' own
         steps where it parts from the chain: they had acted after all, the call is void
         (DESIGN §11), and the store drops it. The next import then merges their steps."""
@@ -442,7 +416,7 @@ class Store:
         """A copy whose steps the store holds all of: nothing new. Its cached state is
         checked all the same (against a version seen, else by replaying it once)."""
         gid = game.genesis.game
-        state = _digest(canonical(game.state.model_dump(mode="json")))
+        state = digest(canonical(game.state.model_dump(mode="json")))
         known = self.db.execute(
             "SELECT 1 FROM versions WHERE game = ? AND steps = ? AND head = ? AND state = ?",
             (gid, len(game.steps), _last(game), state.hex()),
@@ -479,7 +453,7 @@ class Store:
             if env.seat in mine and mine[env.seat] != env:
                 c = Comparison("equivocation", k, [mine[env.seat].model_dump(), env.model_dump()])
                 raise self._refuse(
-                    game, label, _refusal(c, label, game, pos), proof=proof_text(c.proof)
+                    game, label, refusal(c, label, game, pos), proof=proof_text(c.proof)
                 )
         new = [e for e in step.envelopes if e.seat not in mine]
         if not new and len(game.steps) == k + 1:
@@ -516,7 +490,7 @@ class Store:
         if c.relation not in {"fork", "equivocation"}:
             c = Comparison("fork", k)
         raise self._refuse(
-            game, label, _refusal(c, label, game, head.position), proof=proof_text(c.proof)
+            game, label, refusal(c, label, game, head.position), proof=proof_text(c.proof)
         )
 
     def _refuse(
@@ -544,7 +518,7 @@ class Store:
             data = item.canonical_bytes()
             db.execute(
                 "INSERT OR IGNORE INTO items (hash, game, data) VALUES (?, ?, ?)",
-                (_digest(data), gid, pack(data)),
+                (digest(data), gid, pack(data)),
             )
             touched.setdefault(index, []).append(item)
         for index, items in sorted(touched.items()):
@@ -560,8 +534,8 @@ class Store:
         last = db.execute(
             "SELECT hash, items FROM steps WHERE game = ? ORDER BY idx DESC LIMIT 1", (gid,)
         ).fetchone()
-        envelopes = len(last[1]) // 32 if pos.batch is not None and last else 0
-        state = _digest(canonical(pos.cached().model_dump(mode="json"))).hex()
+        envelopes = len(split(last[1])) if pos.batch is not None and last else 0
+        state = digest(canonical(pos.cached().model_dump(mode="json"))).hex()
         db.execute(
             "INSERT INTO versions (game, steps, envelopes, head, state, source, added) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -578,7 +552,7 @@ class Store:
             row = self.db.execute(
                 "SELECT items FROM steps WHERE game = ? AND idx = ?", (gid, index)
             ).fetchone()
-            known = [] if row is None else [row[0][i : i + 32] for i in range(0, len(row[0]), 32)]
+            known = [] if row is None else split(row[0])
             envelopes = {e.seat: e for e in (self._item(d) for d in known)}
             envelopes.update((e.seat, e) for e in items)
             first = items[0]
@@ -596,8 +570,8 @@ class Store:
             (
                 gid,
                 index,
-                _digest(step.canonical_bytes()),
-                b"".join(_digest(i.canonical_bytes()) for i in digests),
+                digest(step.canonical_bytes()),
+                b"".join(digest(i.canonical_bytes()) for i in digests),
                 int(complete),
             ),
         )
@@ -613,70 +587,15 @@ class Store:
         )
 
 
-def _known_prefix(steps: Any, chain: list[bytes]) -> int:
-    """How many of ``steps`` the chain holds, by hash: steps received but never read
-    (``gamefile.Steps``) are compared without being validated, for what matches was
-    verified when it was stored."""
-    for i in range(min(len(steps), len(chain))):
-        same = (
-            steps.matches(i, chain[i])
-            if isinstance(steps, gamefile.Steps)
-            else _digest(steps[i].canonical_bytes()) == chain[i]
-        )
-        if not same:
-            return i
-    return min(len(steps), len(chain))
-
-
-def _seen_head(game: GameFile, chain: list[bytes]) -> str:
-    """The parent a move made on ``game`` would name: its last step, unless that is a
-    batch still open in it (the stored chain holds it with more envelopes, or not at all
-    yet): then the batch's parent. The genesis before any step."""
-    if not game.steps:
-        return step_hash(game.genesis)
-    index = len(game.steps) - 1
-    complete = index < len(chain) - 1 and _known_prefix(game.steps[index:], chain[index:]) == 1
-    last = game.steps[index]
-    return last.parent if isinstance(last, Batch) and not complete else step_hash(last)
-
-
 def _lines(record: Record) -> str:
     """A record's summary and consequences, one per line, as the records table keeps them."""
     return "\n".join([record.summary, *record.consequences])
 
 
-def _unlines(text: str, digest: str) -> tuple[str, str, list[str]]:
+def _unlines(text: str, head: str) -> tuple[str, str, list[str]]:
     summary, *consequences = text.split("\n")
-    return summary, digest, consequences
+    return summary, head, consequences
 
 
 def _last(game: GameFile) -> bytes:
-    return _digest(game.steps[-1].canonical_bytes()) if game.steps else b""
-
-
-def head_label(count: int, envelopes: int, digest: str) -> str:
-    """A head as people can compare it: step count, envelopes of an open batch, hash."""
-    if not count:
-        return "no steps yet (genesis only)"
-    extra = f", its last with {plural(envelopes, 'envelope')}" if envelopes else ""
-    return f"{count} steps{extra}, head {digest[:12]}"
-
-
-def _label_of(steps: list[Entry | Batch]) -> str:
-    last = steps[-1] if steps else None
-    envelopes = len(last.envelopes) if isinstance(last, Batch) else 0
-    return head_label(len(steps), envelopes, step_hash(last) if last else "")
-
-
-def _refusal(c: Comparison, label: str, game: GameFile, stored: Position) -> str:
-    names = stored.names
-    theirs = f"{label} ({_label_of(game.steps)})"
-    ours = f"your copy ({head_label(stored.count, 0, stored.head_hash)})"
-    where = f"game {short_id(game.genesis.game)}"
-    if c.relation == "equivocation":
-        seat = c.proof[0]["seat"]
-        return (
-            f"{where}: equivocation refused: seat {seat} ({names[seat]}) signed two different "
-            f"steps at step {c.index + 1}: {theirs} vs {ours}"
-        )
-    return f"{where}: fork refused: {theirs} and {ours} part at step {c.index + 1}"
+    return digest(game.steps[-1].canonical_bytes()) if game.steps else b""
