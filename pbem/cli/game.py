@@ -49,13 +49,18 @@ out_option = click.option(
 )
 
 
-def _card(spec: str, keyring: Keyring) -> IdentityCard:
+def card_of(spec: str, keyring: Keyring) -> IdentityCard:
+    """The card a ``--seat`` (or ``--to``, ``--escrow``) names: a card file when ``spec``
+    ends in ``.json`` or is a file, else a name in the keyring. A folder is never a card:
+    ``--seat alice`` beside a folder ``alice`` is alice of the keyring."""
     path = Path(spec)
-    if path.suffix == ".json" or path.exists():
+    if path.suffix == ".json" or path.is_file():
         try:
             return IdentityCard.from_json(path.read_bytes(), what=str(path))
         except FileNotFoundError as exc:
             raise UsageError(f"{path}: no such file") from exc
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read it: {exc.strerror}") from exc
     return keyring.card(spec)
 
 
@@ -121,7 +126,7 @@ def new(
     """Create a game of RULESET: sign its genesis as the creator (who must hold a seat)."""
     rules = registry.get(ruleset)
     keyring = Keyring()
-    cards = [_card(spec, keyring) for spec in seats]
+    cards = [card_of(spec, keyring) for spec in seats]
     parsed = ruleset_options(rules, options)
     if output.exists():
         raise UsageError(f"{output}: exists already; choose a new file name")
@@ -173,7 +178,7 @@ def _escrow(
         return specs[0], []
     if "others" in specs or "none" in specs:
         raise UsageError("--escrow takes 'others', 'none', or referees' cards, not a mixture")
-    referees = [_card(spec, keyring) for spec in specs]
+    referees = [card_of(spec, keyring) for spec in specs]
     return "referees", referees
 
 

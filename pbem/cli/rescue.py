@@ -19,7 +19,7 @@ from pbem.cli.common import (
     open_game,
     reports_errors,
 )
-from pbem.cli.game import _card, out_option
+from pbem.cli.game import card_of, out_option
 from pbem.core import rescue
 from pbem.core.errors import UsageError
 from pbem.core.journal import Journal
@@ -136,7 +136,7 @@ def handover(
     with store.writing():
         opened = open_game(store, target)
     pos = opened.position
-    card = _card(to, Keyring())
+    card = card_of(to, Keyring())
     me = identity(as_name, pos.cards)
     given = _seat(pos, seat) if seat is not None else None
 

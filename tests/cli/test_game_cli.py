@@ -269,3 +269,15 @@ def test_console_script_runs_as_a_process(table: Path) -> None:
     )
     assert proc.returncode == 2
     assert proc.stderr.strip() == "pbem: error: missing.json: no such file"
+
+
+def test_a_seat_named_like_a_folder_is_the_keyring_s(table: Path) -> None:
+    """``--seat carol`` beside a folder ``carol`` (a player's home, say) is carol of the
+    keyring, not a card file that cannot be read; a folder named ``x.json`` is refused in
+    one line."""
+    (table / "carol").mkdir()
+    ok("new", "guess", "--seat", "alice", "--seat", "carol", "--as", "alice", "-o", "h.json")
+    (table / "dave.json").mkdir()
+    argv = ["new", "guess", "--seat", "alice", "--seat", "dave.json", "--as", "alice"]
+    error(2, "dave.json: cannot read it", *argv, "-o", "i.json")
+    assert not (table / "i.json").exists()
