@@ -23,7 +23,7 @@ from pbem.core.words import plural
 from pbem.games.rattaneer import day
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Place, Spot, Take
 from pbem.games.rattaneer.cards import CardSet
-from pbem.games.rattaneer.state import AREA_NAMES, State
+from pbem.games.rattaneer.state import AREA_NAMES, AREAS, State
 
 X = "X"
 EXAMPLES = 6  # examples in the help of a decision
@@ -209,7 +209,7 @@ def help_text(state: State, seat: int, options: list[AnyAction]) -> str:
         available = state.players[seat].henchmen
         lines += [
             f"Your henchmen available: {available}, so list {plural(available, 'area')} or X"
-            " after 'henchmen'. Pirates on 2 different areas {AREAS.start}–{AREAS.stop - 1}; with"
+            f" after 'henchmen'. Pirates on 2 different areas {AREAS.start}–{AREAS.stop - 1}; with"
             " your pirate any number of your henchmen, elsewhere at most 1.",
             "Short form: 'p 3 7 h 3 3 x'. Separate words with spaces or ',', never ';'"
             " (pbem play reads it as the end of a move).",

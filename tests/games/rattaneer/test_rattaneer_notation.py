@@ -82,6 +82,8 @@ def test_notation_help(rules, table, reveal):
     help_text = rules.notation_help(state, 0)
     assert "pirates 3 7, henchmen 3 3 X" in help_text and "R-5.1" in help_text
     assert "For example: pirates 1 2" in help_text
+    assert "Pirates on 2 different areas 1–10;" in help_text  # areas 1-10
+    assert "{" not in help_text
     for player in state.players:
         player.coins = 0
     state.workshop = 0
