@@ -278,30 +278,36 @@ def _signed_on_this_copy(store: Store, opened: Opened, me: Identity, move: str) 
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(path_type=Path), required=True)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    help="Name the merged file (it must not exist). Default: beside the first FILE, named by step.",
+)
 @as_option
 @json_option
 @reports_errors
-def merge(files: tuple[Path, ...], output: Path, as_name: str | None, as_json: bool) -> None:
+def merge(files: tuple[Path, ...], output: Path | None, as_name: str | None, as_json: bool) -> None:
     """Combine copies of one game whose envelopes to a parallel decision arrived apart:
-    each is imported into your store, and the merged head is written to OUTPUT. Signs
-    nothing (``pbem play`` makes the steps you owe)."""
+    each is imported into your store, and the merged head is written as a new file (never
+    over an existing one). Signs nothing (``pbem play`` makes the steps you owe)."""
     store = Store(progress=Progress())
-    if any(output.resolve() == f.resolve() for f in files):
+    if output is not None and any(output.resolve() == f.resolve() for f in files):
         raise UsageError(f"{output}: will not overwrite an input file; name another with -o")
     with store.writing():
-        games = {store.import_file(f).head.game for f in files}
+        imported = [store.import_file(f) for f in files]
+    games = {i.head.game for i in imported}
     if len(games) != 1:
         raise Rejected(f"{', '.join(map(str, files))} are not all copies of one game")
     (game,) = games
-    store.export_to(game, output)
     head = store.head(game)
+    path = export_head(store, Opened(head, files[0], imported[0]), output, read=head)
     me = own_card(as_name, head.position.cards)
-    report, lines = next_steps(head.position, str(output), me)
+    report, lines = next_steps(head.position, str(path), me)
     emit(
         as_json,
         report,
-        [f"merged {len(files)} copies into {output} (step {head.position.count})", *lines],
+        [f"merged {len(files)} copies into {path} (step {head.position.count})", *lines],
     )
 
 

@@ -23,6 +23,7 @@ from pbem.core.awaiting import describe_awaiting
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.gamefile import GameFile, Genesis
 from pbem.core.replay import replay_file
+from pbem.core.words import plural
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def verify(files: tuple[Path, ...], jobs: int, as_json: bool) -> None:
     lines = []
     for path, verdict in zip(files, checked, strict=True):
         results.append({"file": str(path), "steps": verdict.steps, "ok": True})
-        lines.append(f"{path}: OK, {verdict.steps} steps verified; {verdict.awaiting}")
+        lines.append(f"{path}: OK, {plural(verdict.steps, 'step')} verified; {verdict.awaiting}")
     findings = []
     if len(files) > 1:
         findings = compare_files(games_to_compare(list(files), checked), [str(f) for f in files])

@@ -281,3 +281,24 @@ def test_a_seat_named_like_a_folder_is_the_keyring_s(table: Path) -> None:
     argv = ["new", "guess", "--seat", "alice", "--seat", "dave.json", "--as", "alice"]
     error(2, "dave.json: cannot read it", *argv, "-o", "i.json")
     assert not (table / "i.json").exists()
+
+
+def test_merge_writes_beside_the_first_copy_named_by_step(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without -o the merged head goes beside the first copy, named by step, as ``pbem
+    play`` names its files; merging the same copies again finds that file and writes none."""
+    second = table / "second-home"
+    shutil.copytree(Path(os.environ["PBEM_HOME"]) / "keys", second / "keys")
+    bob = last_file(ok("play", "g.json", "--as", "bob", "--json"))
+    monkeypatch.setenv("PBEM_HOME", str(second))  # carol joins on her own machine
+    carol = last_file(ok("play", "g.json", "--as", "carol", "--json"))
+    assert (bob.name, carol.name) == ("g.s0001-1.json", "g.s0001-1~2.json")
+    monkeypatch.setenv("PBEM_HOME", str(table / "third-home"))
+    before = set(table.glob("*.json"))
+    merged = last_file(ok("merge", bob, carol, "--json"))
+    assert merged.name == "g.s0001.json"
+    assert set(table.glob("*.json")) == before | {table / merged}
+    assert last_file(ok("merge", bob, carol, "--json")) == merged
+    assert set(table.glob("*.json")) == before | {table / merged}
+    assert "OK, 1 step verified" in ok("verify", merged).stdout
