@@ -407,6 +407,13 @@ def next_steps(
     cards = position.cards
     mine = me is not None and any(cards[s].sign_key == me.sign_key for s in waiting)
     others = [cards[s] for s in waiting if me is None or cards[s].sign_key != me.sign_key]
+    signing = ""
+    if position.interrupt is not None:  # a call or a handover the others must sign too
+        from pbem.core.dropouts import describe_interrupt, still_to_sign
+
+        signing = f"being signed: a {position.interrupt.decision} ({describe_interrupt(position)})"
+        cosign = [c for c in still_to_sign(position) if me is None or c.sign_key != me.sign_key]
+        others = [*cosign, *(c for c in others if c not in cosign)]
     report = {
         "file": target,
         **awaited(position),
@@ -414,7 +421,7 @@ def next_steps(
         "your_move": mine,
         "over": position.result is not None,
     }
-    lines = [f"next: {report['next']}"]
+    lines = [f"next: {report['next']}", *([signing] if signing else [])]
     if position.result is not None:
         lines.append("the game is over: send the file to everyone")
     seat = seat_of_card(position, me)

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from pbem.cli.common import (
+    Opened,
     as_option,
     emit,
     export_head,
@@ -24,6 +25,7 @@ from pbem.core import rescue
 from pbem.core.errors import UsageError
 from pbem.core.journal import Journal
 from pbem.core.keyring import Keyring
+from pbem.core.keys import Identity
 from pbem.core.playing import sign_in_store
 from pbem.core.position import Position
 from pbem.core.store import Store
@@ -31,15 +33,16 @@ from pbem.core.store import Store
 
 def _finish(
     store: Store,
-    opened: object,
+    opened: Opened,
     pos: Position,
     said: str,
     output: Path | None,
-    me: object,
+    me: Identity,
     as_json: bool,
 ) -> None:
-    path = export_head(store, opened, output)  # type: ignore[arg-type]
-    report, lines = next_steps(pos, str(path), me.card)  # type: ignore[attr-defined]
+    """Export what was signed, and say it, then who is next and whom to send it to."""
+    path = export_head(store, opened, output)
+    report, lines = next_steps(pos, str(path), me.card)
     report["done"] = said
     emit(as_json, report, [said, f"wrote {path}", *lines])
 

@@ -127,17 +127,23 @@ def _span(seconds: int) -> str:
     return f"{minutes}m"
 
 
-def describe_interrupt(pos: Position) -> str:
-    """Who has signed the open interruption, and who must still."""
+def still_to_sign(pos: Position) -> list[IdentityCard]:
+    """Whose signatures the open interruption still needs (nobody when none is open): they
+    must get the file, as the seats it calls must, who may still act and void it."""
     batch = pos.interrupt
     if batch is None:
-        return ""
-    kind = KINDS[batch.decision]
-    signers = kind.signers(pos, batch.envelopes[0].body)
+        return []
+    signers = KINDS[batch.decision].signers(pos, batch.envelopes[0].body)
     done = {e.seat for e in batch.envelopes}
-    name = lambda s: signer_card(pos, s).name  # noqa: E731
-    signed = ", ".join(name(s) for s in sorted(done))
-    still = ", ".join(name(s) for s in signers if s not in done)
+    return [signer_card(pos, s) for s in signers if s not in done]
+
+
+def describe_interrupt(pos: Position) -> str:
+    """Who has signed the open interruption, and who must still."""
+    if pos.interrupt is None:
+        return ""
+    signed = ", ".join(signer_card(pos, e.seat).name for e in pos.interrupt.envelopes)
+    still = ", ".join(card.name for card in still_to_sign(pos))
     return f"signed by {signed}; still to sign: {still or 'nobody'}"
 
 

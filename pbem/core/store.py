@@ -377,16 +377,17 @@ class Store:
             return self._known(game, label)
         head = self.head(gid)
         pos = head.position
-        if k == len(chain.hashes) and (not chain.complete or chain.complete[-1]):
+        if k == len(chain.hashes):  # after an open batch only an interruption may come
             return self._extend(game, label, pos, k)
         step = game.steps[k]
+        last = pos.interrupt if pos.interrupt is not None else pos.batch  # still signed
         if (
             k == len(chain.hashes) - 1
             and isinstance(step, Batch)
-            and pos.batch is not None
-            and (step.parent, step.decision) == (pos.batch.parent, pos.batch.decision)
+            and last is not None
+            and (step.parent, step.decision) == (last.parent, last.decision)
         ):
-            return self._merge(game, label, pos, k)
+            return self._merge(game, label, pos, k, last)
         if isinstance(step, Batch) and k < len(chain.hashes) and len(game.steps) == k + 1:
             stored = set(chain.items[k])
             if {digest(e.canonical_bytes()) for e in step.envelopes} <= stored:
@@ -443,12 +444,12 @@ class Store:
         added = pos.signatures - signatures
         return Imported("updated", Head(self, game.genesis.game, pos), new, added)
 
-    def _merge(self, game: GameFile, label: str, pos: Position, k: int) -> Imported:
-        """The copy's step ``k`` is the open batch, with envelopes the store may lack."""
-        assert pos.batch is not None
+    def _merge(self, game: GameFile, label: str, pos: Position, k: int, last: Batch) -> Imported:
+        """The copy's step ``k`` is ``last``, the batch or the interruption the stored head
+        is still collecting envelopes for, with envelopes the store may lack."""
         step = game.steps[k]
         assert isinstance(step, Batch)
-        mine = {e.seat: e for e in pos.batch.envelopes}
+        mine = {e.seat: e for e in last.envelopes}
         for env in step.envelopes:
             if env.seat in mine and mine[env.seat] != env:
                 c = Comparison("equivocation", k, [mine[env.seat].model_dump(), env.model_dump()])
@@ -462,8 +463,8 @@ class Store:
         try:
             for env in new:
                 pos.add_envelope(env)
-            if len(game.steps) > k + 1:
-                if pos.batch is not None or pos.last != step:
+            if len(game.steps) > k + 1:  # the copy's step k, as it is, then what follows
+                if not set(mine) <= {e.seat for e in step.envelopes}:
                     raise Rejected(f"step {k + 1} differs from the stored one (fork)")
                 for later in game.steps[k + 1 :]:
                     pos.add(later)

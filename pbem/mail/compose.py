@@ -78,7 +78,8 @@ def choose_recipients(
     a beacon link, its shares) the moment it is due, so everyone must get every envelope
     (issue 17: one decision, one mail per player per round). Nobody is mailed while the
     sender alone is awaited: the decision is the sender's own. While a called seat's
-    escrow is being opened, the escrow holders are the awaited."""
+    escrow is being opened, the escrow holders are the awaited; while a call or a handover
+    is being signed, those who must still sign it are in To too."""
     seats = replay.cards
     mine = me.sign_key if me is not None else None
     everyone = [c for c in seats if c.sign_key != mine]
@@ -90,11 +91,17 @@ def choose_recipients(
         holders = [signer_card(replay, s) for s in replay.demand.seats]
         others = [c for c in everyone if c not in holders] if cc == "others" else []
         return Recipients([c for c in holders if c.sign_key != mine], others)
+    cosign: list[IdentityCard] = []
+    if replay.interrupt is not None:  # who must still sign a call or a handover
+        from pbem.core.dropouts import still_to_sign
+
+        cosign = [c for c in still_to_sign(replay) if c.sign_key != mine]
     remaining = [seats[s] for s in replay.remaining() if s < len(seats)]
-    if not remaining or all(c.sign_key == mine for c in remaining):
+    if not cosign and (not remaining or all(c.sign_key == mine for c in remaining)):
         return Recipients([], [])
     asked = replay.awaiting.seats if replay.awaiting is not None else ()
     awaited = [seats[s] for s in asked if s < len(seats) and seats[s].sign_key != mine]
+    awaited = [*cosign, *(c for c in awaited if c not in cosign)]
     others = [c for c in everyone if c not in awaited] if cc == "others" else []
     return Recipients(awaited, others)
 

@@ -4,6 +4,8 @@ other seat has signed; ``pbem handover`` to a substitute who then sees the seat'
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -81,3 +83,45 @@ def test_a_handed_over_seat_is_played_by_the_substitute_with_its_hand(table: Pat
     gone = pbem("status", f, "--as", "bea")
     assert gone.exit_code == 2 and "holds no seat in this game" in gone.stderr
     assert ok("verify", f).exit_code == 0
+
+
+def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each player on a machine of their own. cid never commits his guess; ann calls him
+    and bea co-signs on ann's copy. Every store takes the call that follows the open batch:
+    bea's, holding only her own commitment; cid's, holding both commitments as ann
+    merged them; ann's, holding her half-signed call. Before, each refused it as a fork."""
+    homes = {name: table / f"home-{name}" for name in NAMES}
+    for home in homes.values():
+        shutil.copytree(Path(os.environ["PBEM_HOME"]) / "keys", home / "keys")
+
+    def at(name: str) -> None:
+        monkeypatch.setenv("PBEM_HOME", str(homes[name]))
+
+    at("ann")
+    seats = [a for n in NAMES for a in ("--seat", n)]
+    ok("new", "guess", *seats, "--deadline", "1h", "--as", "ann", "-o", "g.json")
+    f = Path("g.json")
+    while "automatic" in (aw := report("status", f)["next"]) or "to join" in aw:
+        at(who := aw.split()[0].rstrip(","))
+        f = Path(report("play", f, "--as", who)["file"])
+    at("bea")
+    hers = report("play", f, "guess 5", "--as", "bea")["file"]
+    at("ann")
+    mine = report("play", f, "guess 3", "--as", "ann")["file"]
+    both = report("merge", mine, hers)["file"]
+    at("cid")
+    assert "committed already: ann, bea" in ok("status", both).stdout
+    monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 2 * 3600))
+    at("ann")
+    called = report("call", both, "cid", "--as", "ann")
+    assert called["send_to"] == ["bea <bea@example.org>", "cid <cid@example.org>"]
+    at("bea")
+    done = report("call", called["file"], "cid", "--as", "bea")
+    assert done["done"] == "called cid"
+    for name in ("cid", "ann"):
+        at(name)
+        log = ok("log", done["file"]).stdout
+        assert "call on cid: the stand-in plays, in the open: cid: guess" in log
+    assert ok("verify", done["file"]).exit_code == 0

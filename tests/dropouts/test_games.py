@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pbem.core import gamefile
 from pbem.core.author import act, private_knowledge
-from pbem.core.rescue import call, handover, resign
+from pbem.core.dropouts import describe_interrupt
+from pbem.core.rescue import call, callers, handover, resign
 from pbem.core.store import Store
+from pbem.mail.compose import choose_recipients
 from tests.dropouts.table import Table, silent_at
 from tests.dropouts.test_attacks import at_guess
 from tests.helpers import Seeded
@@ -141,3 +143,19 @@ def test_a_call_on_a_seat_that_had_acted_is_void_and_its_step_is_kept(tmp_path) 
     pos = imported.head.position
     assert pos.interrupt is None and pos.awaiting.decision == "reveal:guess"
     assert [r.kind for r in store.records(pos.genesis.game)][-1] == "commit"
+
+
+def test_a_call_being_signed_is_mailed_to_whoever_must_still_sign_it() -> None:
+    # DESIGN §11: a call takes effect once every other active seat has signed it; a turn
+    # awaits one seat, so the mail of a half-signed call must name the co-signers too.
+    t = Table("guess", 3)
+    t.play(until=lambda r: r.awaiting is not None and r.awaiting.kind == "turn")
+    (late,) = t.replay.remaining()
+    t.silent = {late}
+    t.now += t.deadline + 1
+    first, second = callers(t.replay)
+    call(t.replay, t.who(first), clock=t.clock)
+    sender = t.who(first).card
+    to = choose_recipients(t.replay, sender, "awaited", "none").to
+    assert to == [t.replay.cards[second], t.replay.cards[late]]
+    assert f"still to sign: {t.replay.names[second]}" in describe_interrupt(t.replay)

@@ -19,9 +19,9 @@ def watch(player: Player) -> str:
     return player.run("watch", "--once", "--as", player.name).stdout
 
 
-def test_a_late_player_gets_one_reminder_and_the_others_may_call(
-    trio: list[Player], tmp_path: Path, smtp: Smtp, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def carol_late(trio: list[Player], tmp_path: Path) -> str:
+    """A guess game with a deadline of 2 hours, each player on a store and a mailbox of
+    their own, where alice and bob have sent their sealed guesses and carol has not."""
     alice, bob, carol = trio
     seats = ["--seat", "alice", "--seat", tmp_path / "bob.card.json"]
     seats += ["--seat", tmp_path / "carol.card.json"]
@@ -36,6 +36,14 @@ def test_a_late_player_gets_one_reminder_and_the_others_may_call(
         player.run("send", gid[:8], "--as", player.name)
     for player in (alice, bob):
         watch(player)
+    return gid
+
+
+def test_a_late_player_gets_one_reminder_and_the_others_may_call(
+    trio: list[Player], tmp_path: Path, smtp: Smtp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob, carol = trio
+    carol_late(trio, tmp_path)
     sent = len(smtp.delivery.messages)
     monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 3 * 3600))
     out = watch(alice)
@@ -52,3 +60,24 @@ def test_a_late_player_gets_one_reminder_and_the_others_may_call(
     watch(alice)  # once per position: no second reminder
     again = [r for _, _, r in smtp.delivery.messages[sent:] if b"reminder" in r]
     assert len(again) == 1
+
+
+def test_a_call_is_mailed_to_whoever_must_still_sign_it(
+    trio: list[Player], tmp_path: Path, smtp: Smtp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """alice calls carol in the sealed decision: the mail goes to bob, who must co-sign,
+    and to carol, who may still act; bob's store takes the call after the open batch (it
+    refused it as a fork before), and his co-signature completes it."""
+    alice, bob, carol = trio
+    gid = carol_late(trio, tmp_path)
+    monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 3 * 3600))
+    alice.run("call", gid[:8], "carol", "--as", "alice")
+    sent = len(smtp.delivery.messages)
+    alice.run("send", gid[:8], "--as", "alice")
+    (raw,) = {raw for _, _, raw in smtp.delivery.messages[sent:]}
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    assert bob.email in message["To"] and carol.email in message["To"]
+    watch(bob)
+    assert "still to sign: bob" in bob.run("status", gid[:8]).stdout
+    bob.run("call", gid[:8], "carol", "--as", "bob")
+    assert "call on carol: the stand-in plays" in bob.run("log", gid[:8]).stdout
