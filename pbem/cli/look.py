@@ -170,6 +170,11 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         and seat in pos.remaining()
         and (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
     )
+    if decides and pos.interrupt is not None:  # the interruption decides it once signed
+        being = f"a {pos.interrupt.decision} is being signed ({describe_interrupt(pos)})"
+        line = f"nothing for you to decide now: {being}; awaiting: {describe_awaiting(pos)}"
+        emit(as_json, {"moves": [], **awaited(pos)}, [*notes, line])
+        return
     if not decides:
         report = {"moves": [], **awaited(pos)}
         lines = [*notes, f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]

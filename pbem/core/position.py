@@ -325,7 +325,7 @@ class Position:
 
     def add_envelope(self, env: Envelope) -> None:
         """Verify one envelope of the open batch (opening the batch if none is open)."""
-        from pbem.core.dropouts import INTERRUPTIONS, add_interruption
+        from pbem.core.dropouts import INTERRUPTIONS, add_interruption, describe_interrupt
         from pbem.core.steps import complete_batch, envelope_body
 
         if env.decision in INTERRUPTIONS:
@@ -333,6 +333,8 @@ class Position:
             return
         if self.interrupt is not None or self.demand is not None or self.frozen:
             reason = "the game waits for the interruption signed after the open decision"
+            if self.interrupt is not None:
+                reason += f" (a {self.interrupt.decision}, {describe_interrupt(self)})"
             raise StepRejected(self.count, env.seat, self.names, reason)
         opening = self.batch is None
         seat = env.seat
