@@ -20,6 +20,7 @@ from click.shell_completion import CompletionItem
 
 from pbem.core.awaiting import describe_awaiting
 from pbem.core.errors import PbemError, UsageError
+from pbem.core.gamefile import Envelope
 from pbem.core.keyring import Keyring
 from pbem.core.keys import Identity, IdentityCard
 from pbem.core.options import check_options
@@ -399,6 +400,31 @@ def awaited(position: Position) -> dict[str, Any]:
     }
 
 
+def being_signed(position: Position, me: IdentityCard | None, target: str) -> list[str]:
+    """The call or handover being signed, if any, and the command that adds ``me``'s
+    signature to it when that is due."""
+    batch = position.interrupt
+    if batch is None:
+        return []
+    from pbem.core.dropouts import describe_interrupt, still_to_sign
+
+    lines = [f"being signed: a {batch.decision} ({describe_interrupt(position)})"]
+    if me is not None and me in still_to_sign(position):
+        lines.append(f"your signature is due: {_cosign(position, batch.envelopes[0], target)}")
+    return lines
+
+
+def _cosign(position: Position, first: Envelope, target: str) -> str:
+    """The command that adds one's signature to the interruption ``first`` opened."""
+    body = first.body
+    if first.decision == "call":
+        seats = " ".join(position.names[s] for s in body["seats"])
+        return f"pbem call {target} {seats}" + (" --end" if body["end"] else "")
+    if first.decision == "handover":
+        return f"pbem handover {target} --to {body['card']['name']}"
+    return f"pbem play {target}"
+
+
 def next_steps(
     position: Position, target: str, me: IdentityCard | None
 ) -> tuple[dict[str, Any], list[str]]:
@@ -407,11 +433,10 @@ def next_steps(
     cards = position.cards
     mine = me is not None and any(cards[s].sign_key == me.sign_key for s in waiting)
     others = [cards[s] for s in waiting if me is None or cards[s].sign_key != me.sign_key]
-    signing = ""
     if position.interrupt is not None:  # a call or a handover the others must sign too
-        from pbem.core.dropouts import describe_interrupt, still_to_sign
+        from pbem.core.dropouts import still_to_sign
 
-        signing = f"being signed: a {position.interrupt.decision} ({describe_interrupt(position)})"
+        mine = False  # nobody decides while it is signed: its signers sign it
         cosign = [c for c in still_to_sign(position) if me is None or c.sign_key != me.sign_key]
         others = [*cosign, *(c for c in others if c not in cosign)]
     report = {
@@ -421,7 +446,7 @@ def next_steps(
         "your_move": mine,
         "over": position.result is not None,
     }
-    lines = [f"next: {report['next']}", *([signing] if signing else [])]
+    lines = [f"next: {report['next']}", *being_signed(position, me, target)]
     if position.result is not None:
         lines.append("the game is over: send the file to everyone")
     seat = seat_of_card(position, me)

@@ -14,6 +14,7 @@ from pbem.cli.common import (
     Opened,
     as_option,
     awaited,
+    being_signed,
     complete_own_identity,
     emit,
     game_argument,
@@ -105,8 +106,7 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
         out.append(waited)
     report["waiting"] = waited
     report["deadline"] = due(pos)
-    if pos.interrupt is not None:
-        out.append(f"being signed: a {pos.interrupt.decision} ({describe_interrupt(pos)})")
+    out += being_signed(pos, me, target)
     out += _owed(opened, target, seat)
     emit(as_json, report, out)
 

@@ -39,11 +39,16 @@ def import_message(store: Store, raw: bytes, where: str) -> MessageReport:
 
 
 def awaits(imported: Imported, me: IdentityCard | None) -> bool:
-    """Whether ``me`` is among the seats the game now waits for."""
+    """Whether ``me`` is among the seats the game now waits for: while a call or a
+    handover is being signed, those who must still sign it."""
     replay = imported.head.position
-    return me is not None and any(
-        replay.cards[s].sign_key == me.sign_key for s in replay.remaining()
-    )
+    if me is None:
+        return False
+    if replay.interrupt is not None:
+        from pbem.core.dropouts import still_to_sign
+
+        return me in still_to_sign(replay)
+    return any(replay.cards[s].sign_key == me.sign_key for s in replay.remaining())
 
 
 def _updated(imported: Imported) -> str:
@@ -79,6 +84,11 @@ def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any
         what += f", {plural(len(imported.new_steps), 'step')} completed"
     if replay.result is not None:
         tail = "the game is over"
+    elif replay.interrupt is not None:
+        from pbem.core.dropouts import describe_interrupt
+
+        being = f"a {replay.interrupt.decision} is being signed ({describe_interrupt(replay)})"
+        tail = f"{being}; yours is due: pbem status {short}" if mine else being
     elif mine and needs_decision(replay):
         tail = f"your decision is awaited: pbem moves {short}"
     elif mine:
