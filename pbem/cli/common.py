@@ -388,7 +388,7 @@ def owes_automatic(position: Position, seat: int | None) -> bool:
     aw = position.awaiting
     if seat is None or aw is None or seat not in position.remaining():
         return False
-    return not (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
+    return not aw.is_decision
 
 
 def awaited(position: Position) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from pbem.cli.common import (
 )
 from pbem.cli.progress import Progress
 from pbem.core.author import describe_awaiting, own_sealed_action, private_knowledge, utc_now
+from pbem.core.awaiting import decides
 from pbem.core.dropouts import describe_interrupt, due, waiting
 from pbem.core.errors import UsageError
 from pbem.core.keys import IdentityCard
@@ -165,19 +166,15 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         raise UsageError(f"{who!r} holds no seat in this game")
     notes = opened.notes(store)
     aw = pos.awaiting
-    decides = (
-        aw is not None
-        and seat in pos.remaining()
-        and (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
-    )
-    if decides and pos.interrupt is not None:  # the interruption decides it once signed
-        being = f"a {pos.interrupt.decision} is being signed ({describe_interrupt(pos)})"
-        line = f"nothing for you to decide now: {being}; awaiting: {describe_awaiting(pos)}"
-        emit(as_json, {"moves": [], **awaited(pos)}, [*notes, line])
-        return
-    if not decides:
+    if not decides(pos, seat):
         report = {"moves": [], **awaited(pos)}
-        lines = [*notes, f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]
+        being = ""
+        if pos.interrupt is not None:  # it decides for the seats it calls, once signed
+            being = f": a {pos.interrupt.decision} is being signed ({describe_interrupt(pos)})"
+        lines = [
+            *notes,
+            f"nothing for you to decide now{being}; awaiting: {describe_awaiting(pos)}",
+        ]
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
         return
     assert aw is not None

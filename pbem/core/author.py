@@ -370,7 +370,7 @@ def act(
     aw = replay.awaiting
     if aw is None or seat not in replay.remaining() or aw.kind not in {"turn", "batch"}:
         raise Rejected(f"it is not {replay.names[seat]}'s move: {describe_awaiting(replay)}")
-    if aw.kind == "batch" and not aw.decision.startswith(("act:", "commit:")):
+    if aw.kind == "batch" and not aw.is_decision:
         raise Rejected(f"nothing to decide now: {describe_awaiting(replay)}")
     try:
         replay.rules.check(replay.state, seat, action)

@@ -1,10 +1,30 @@
-"""Who must do what next, in words: for ``status``, ``verify``, mails and pages. Apart from
+"""Who must do what next, in words and as the questions commands ask (is a decision
+awaited? is it this seat's?): for ``status``, ``verify``, mails and pages. Apart from
 ``author`` so that a command that only reads (``pbem verify``) need not import what signing
 needs (escrow, dropouts, journal)."""
 
 from __future__ import annotations
 
 from pbem.core.position import Position
+
+
+def needs_decision(position: Position) -> bool:
+    """Whether the awaited seats must decide (a turn, an open or sealed choice), as opposed
+    to steps pbem makes for them (join, beacon, shuffle, shares, reveals)."""
+    return position.awaiting is not None and position.awaiting.is_decision
+
+
+def decides(position: Position, seat: int | None) -> bool:
+    """Whether ``seat`` must choose now. Not while a call or a handover is being signed,
+    nor while an escrow is opened: the game waits for those first, and a call decides for
+    the seats it names."""
+    return (
+        seat is not None
+        and seat in position.remaining()
+        and needs_decision(position)
+        and position.interrupt is None
+        and position.demand is None
+    )
 
 
 def describe_awaiting(replay: Position) -> str:

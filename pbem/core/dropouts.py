@@ -37,7 +37,7 @@ from pbem.core.escrow import Escrow
 from pbem.core.gamefile import Batch, Envelope, Genesis
 from pbem.core.group import check_scalar
 from pbem.core.keys import IdentityCard
-from pbem.core.position import Awaiting, Position
+from pbem.core.position import CHOICES, Awaiting, Position
 from pbem.core.randomness import Rng, chain, draw_value
 from pbem.core.rules import RulesError
 from pbem.core.sealing import open_sealed, seal_key
@@ -282,7 +282,7 @@ class Call:
                 f"too early: by the caller's own clock the deadline passes at "
                 f"{pos.since + deadline}, not before (claimed {env.time})"
             )
-        if not body["end"] and pos.genesis.escrow.mode == "none" and not _decides(aw):
+        if not body["end"] and pos.genesis.escrow.mode == "none" and not aw.is_decision:
             raise Rejected("with no escrow, a call on an automatic step can only end the game")
         if body["end"] and not pos.rules.can_end_early:
             raise Rejected(f"{pos.rules.id} cannot be scored before its end")
@@ -296,7 +296,7 @@ class Call:
             return f"call on {names}: the game ends, scored as it stands"
         aw = pos.awaiting
         assert aw is not None
-        if _decides(aw):
+        if aw.is_decision:
             links = [b64d(e.preimage) for e in batch.envelopes]
             moves = []
             for seat in called:
@@ -311,10 +311,6 @@ class Call:
         pos.demand = Awaiting("batch", tuple(holder_signers(pos.genesis, seat)), digest, "unseal")
         pos.unsealing = seat
         return f"call on {names}: the escrow holders are asked to open {names}'s secret"
-
-
-def _decides(aw: Awaiting) -> bool:
-    return aw.kind == "turn" or aw.decision.startswith(("act:", "commit:"))
 
 
 class Unseal:
@@ -548,7 +544,7 @@ def _made_here(pos: Position, batch: Batch, seat: int) -> Any:
         made = open_contribution(pos, batch, seat)
         if made is not None:
             return made
-    if seat in pos.resigned and batch.decision.startswith(("act:", "commit:")):
+    if seat in pos.resigned and batch.decision.startswith(CHOICES):
         link = _chain_of(pos, seat)[pos.revealed[seat] + 1]
         return stand_in(pos, seat, stand_in_rng(pos, seat, [link]))
     return None

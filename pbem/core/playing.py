@@ -14,7 +14,7 @@ from pbem.core.errors import Rejected, UsageError
 from pbem.core.journal import Journal
 from pbem.core.keys import Identity
 from pbem.core.notes import check_text, seal_note
-from pbem.core.position import Position
+from pbem.core.position import CHOICES, Position
 from pbem.core.rules import RulesError
 from pbem.core.store import Head, Store
 
@@ -147,7 +147,7 @@ def _not_yours(journal: Journal, pos: Position, seat: int, move: str) -> str:
     """Why ``move`` cannot be played: the seat's own earlier signature for this very
     decision, if it made one (naming its step and its export), else whose move it is."""
     aw = pos.awaiting
-    if aw is not None and aw.decision.startswith(("act:", "commit:")):
+    if aw is not None and aw.decision.startswith(CHOICES):
         earlier = journal.recall(pos.genesis.game, aw.parent, seat, aw.decision)
         if earlier is not None:
             return (

@@ -62,6 +62,10 @@ class StepRejected(Rejected):
         self.reason = reason
 
 
+CHOICES = ("act:", "commit:")
+"""The batch decisions players choose (open, sealed); the other batches pbem makes."""
+
+
 @dataclass(frozen=True)
 class Awaiting:
     """What the next signature must be.
@@ -75,6 +79,12 @@ class Awaiting:
     parent: str
     decision: str = ""
     prompt: str = ""
+
+    @property
+    def is_decision(self) -> bool:
+        """A choice players make (a turn, an open or a sealed choice), as opposed to the
+        steps pbem makes for a seat by itself (join, beacon, shuffle, shares, reveals)."""
+        return self.kind == "turn" or self.decision.startswith(CHOICES)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from pbem.core import registry
 from pbem.core.author import knowledge, seat_of, seat_secret
+from pbem.core.awaiting import decides
 from pbem.core.canonical import b64d
 from pbem.core.errors import UsageError
 from pbem.core.keys import Identity
@@ -28,7 +29,6 @@ from pbem.core.randomness import Rng
 from pbem.core.rules import Bot, RulesError
 from pbem.core.seatsecret import derive
 from pbem.core.store import Store
-from pbem.mail.compose import needs_decision
 
 USAGE = "--bot SPEC: random, greedy, mcts or mcts:N (N iterations a decision)"
 
@@ -72,7 +72,7 @@ class BotSeat:
     def awaited(self, pos: Position) -> bool:
         """Whether a decision of this seat is awaited (not an automatic step)."""
         seat = seat_of(pos, self.me)
-        return pos.result is None and seat in pos.remaining() and needs_decision(pos)
+        return pos.result is None and decides(pos, seat)
 
     def play(self, store: Store, game: str) -> Iterator[str]:
         """Answer every decision of the seat now awaited in ``game``, one after the other,

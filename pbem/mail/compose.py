@@ -21,6 +21,7 @@ from typing import Any, Literal
 import jinja2
 
 from pbem.core.author import describe_awaiting
+from pbem.core.awaiting import needs_decision
 from pbem.core.keys import IdentityCard
 from pbem.core.logbook import with_open_batch
 from pbem.core.notes import step_notes
@@ -36,14 +37,6 @@ HISTORY_LINES = 40
 class Recipients:
     to: list[IdentityCard]
     cc: list[IdentityCard]
-
-
-def needs_decision(replay: Position) -> bool:
-    """Whether the awaited seats must decide (a turn, an open or sealed choice), as opposed
-    to steps pbem makes for them (join, beacon, shuffle, shares, reveals): the same line
-    ``pbem.core.author.act`` draws."""
-    aw = replay.awaiting
-    return aw is not None and (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
 
 
 def attachment_name(head: Head, suffix: str = ".json") -> str:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.core.awaiting import needs_decision
 from pbem.core.errors import PbemError
 from pbem.core.keys import IdentityCard
 from pbem.core.store import Imported, Store, short_id
 from pbem.core.words import plural
-from pbem.mail.compose import needs_decision
 from pbem.mail.extract import find_games
 
 

@@ -11,11 +11,12 @@ from email.message import EmailMessage
 from typing import Literal
 
 from pbem.core.author import automatic
+from pbem.core.awaiting import needs_decision
 from pbem.core.errors import UsageError
 from pbem.core.journal import Journal
 from pbem.core.keys import Identity, IdentityCard
 from pbem.core.store import Store
-from pbem.mail.compose import message_for, needs_decision
+from pbem.mail.compose import message_for
 from pbem.mail.config import Smtp
 
 

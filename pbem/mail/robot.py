@@ -32,6 +32,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.core.author import automatic, describe_awaiting, utc_now
+from pbem.core.awaiting import needs_decision
 from pbem.core.dropouts import due, waiting
 from pbem.core.errors import PbemError
 from pbem.core.journal import Journal
@@ -41,7 +42,7 @@ from pbem.core.store import Head, Store, short_id
 from pbem.core.words import plural
 from pbem.mail import transport
 from pbem.mail.botseat import BotSeat
-from pbem.mail.compose import message_for, needs_decision, reminder_for
+from pbem.mail.compose import message_for, reminder_for
 from pbem.mail.config import MailConfig
 from pbem.mail.extract import parse_message
 from pbem.mail.inbox import describe, import_message

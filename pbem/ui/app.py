@@ -25,6 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from pbem.cli.common import PASSPHRASE_ENV, Opened, export_head, newest_export
+from pbem.core.awaiting import decides, needs_decision
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.keyring import Keyring
 from pbem.core.keys import Identity, IdentityCard
@@ -32,9 +33,8 @@ from pbem.core.playing import play_moves
 from pbem.core.store import Head, Store
 from pbem.mail import config as mail_config
 from pbem.mail import transport
-from pbem.mail.compose import needs_decision
 from pbem.mail.outgoing import prepare
-from pbem.ui.decide import Ask, decide, decision_is_mine
+from pbem.ui.decide import Ask, decide
 from pbem.ui.guard import Guard
 from pbem.ui.pages import Page, error_page, game_page, games_page
 
@@ -183,7 +183,7 @@ class Ui:
             "automatic": made,
             "step": pos.count,
             "awaiting": others,
-            "yours": decision_is_mine(pos, seat),
+            "yours": decides(pos, seat),
             "owes": seat in pos.remaining() and not needs_decision(pos),
             "over": pos.result is not None,
         }

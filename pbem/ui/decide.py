@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from pbem.core.awaiting import decides
 from pbem.core.errors import UsageError
 from pbem.core.position import Position
 from pbem.core.rules import RulesError, Turn
@@ -76,19 +77,10 @@ class Answer:
         }
 
 
-def decision_is_mine(position: Position, seat: int | None) -> bool:
-    """Whether ``seat`` must choose now (a turn, an open or a sealed choice), as opposed
-    to an automatic step or somebody else's move."""
-    aw = position.awaiting
-    if seat is None or aw is None or seat not in position.remaining():
-        return False
-    return aw.kind == "turn" or aw.decision.startswith(("act:", "commit:"))
-
-
 def decide(position: Position, seat: int, ask: Ask) -> Answer:
     """Judge ``ask`` on ``position`` for ``seat``; a queue that no longer fits the
     position (the game moved on) is a usage error."""
-    if not decision_is_mine(position, seat):
+    if not decides(position, seat):
         raise UsageError("no decision of yours is awaited in this game now")
     if len(ask.queue) > MAX_QUEUE:
         raise UsageError(f"at most {MAX_QUEUE} moves at once")

@@ -23,12 +23,12 @@ import jinja2
 
 from pbem.cli.common import newest_export, owes_automatic, seat_of_card
 from pbem.core.author import describe_awaiting, private_knowledge, utc_now
+from pbem.core.awaiting import decides
 from pbem.core.dropouts import due, waiting
 from pbem.core.keys import Identity, IdentityCard
 from pbem.core.position import Position
 from pbem.core.store import Store, short_id
 from pbem.resources import resource_dir
-from pbem.ui.decide import decision_is_mine
 from pbem.ui.pickers import labels_for
 from pbem.view.history import walk
 from pbem.view.render import page_context
@@ -120,7 +120,7 @@ def games_page(store: Store, me: IdentityCard, token: str) -> Page:
                 "awaiting": waiting,
                 "next": describe_awaiting(pos),
                 "over": pos.result is not None,
-                "yours": decision_is_mine(pos, seat),
+                "yours": decides(pos, seat),
                 "automatic": owes_automatic(pos, seat),
                 "seated": seat is not None,
                 "deadline": deadline(pos),
@@ -158,7 +158,7 @@ def game_page(
         "head": head.digest,
         "step": pos.count,
         "seat": seat,
-        "decision": decision_is_mine(pos, seat),
+        "decision": decides(pos, seat),
         "automatic": owes_automatic(pos, seat),
         "over": pos.result is not None,
         "private": reader is not None,

@@ -91,7 +91,7 @@ class Table:
                 and deciders
                 and r.interrupt is None
                 and r.demand is None
-                and (aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")))
+                and aw.is_decision
             ):
                 seat = deciders[0]
                 action = self.rules.random_action(r.state, seat, self.rng)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from pbem.core import gamefile, registry
 from pbem.core.author import describe_awaiting, knowledge
+from pbem.core.awaiting import decides
 from pbem.core.keyring import Keyring
 from pbem.core.randomness import Rng
 from pbem.core.replay import Replay, replay_file
-from pbem.mail.compose import needs_decision
 from tests.mail.conftest import Player, new_game
 from tests.mail.servers import Smtp
 
@@ -80,7 +80,7 @@ class Table:
         replay = store.head(store.resolve(short)).position
         me = Keyring(player.home).card(player.name)
         seat = [c.sign_key for c in replay.cards].index(me.sign_key)
-        return seat if seat in replay.remaining() and needs_decision(replay) else None
+        return seat if decides(replay, seat) else None
 
     def move(self, player: Player, seat: int, short: str) -> None:
         store = player.store()

@@ -41,7 +41,7 @@ def a_move(store: Store, game: str, rng: Rng) -> tuple[str, list[str]]:
     name = pos.names[seat]
     aw = pos.awaiting
     assert aw is not None
-    if aw.kind == "turn" or aw.decision.startswith(("act:", "commit:")):
+    if aw.is_decision:
         action = pos.rules.random_action(pos.state, seat, rng)
         return name, [pos.rules.format_action(pos.state, seat, action)]
     return name, []

@@ -63,7 +63,7 @@ def decisions(
 
     def stop(r: Replay) -> bool:
         aw = r.awaiting
-        choosing = aw.kind == "turn" or aw.decision.startswith(("act:", "commit:"))
+        choosing = aw.is_decision
         for seat in r.remaining() if choosing else ():
             if (r.count, seat) not in seen:
                 seen.add((r.count, seat))
