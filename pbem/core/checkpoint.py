@@ -161,11 +161,12 @@ def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) ->
     if data.get("version") != VERSION:
         raise ValueError(f"checkpoint version {data.get('version')!r}")
     aw = data["awaiting"]
+    cards = [IdentityCard.model_validate(c) for c in data["cards"]]
     pos = Position(
         rules=rules,
         genesis=genesis,
         genesis_hash=genesis_hash,
-        names=[card.name for card in genesis.seats],
+        names=[card.name for card in cards],  # the seats' in force: a handover renames one
         count=data["count"],
         signatures=data["signatures"],
         state=rules.load_state(data["state"]) if data["state"] is not None else None,
@@ -185,7 +186,7 @@ def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) ->
         sealed={int(s): rules.load_action(a) for s, a in data["sealed"].items()},
         shares={int(s): [_point(p) for p in v] for s, v in data["shares"].items()},
         secrets={int(s): bytes.fromhex(v) for s, v in data["secrets"].items()},
-        cards=[IdentityCard.model_validate(c) for c in data["cards"]],
+        cards=cards,
         published={int(s): bytes.fromhex(v) for s, v in data["published"].items()},
         resigned=set(data["resigned"]),
         handed={int(s): v for s, v in data["handed"].items()},

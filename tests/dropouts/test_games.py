@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.core import gamefile
 from pbem.core.author import act, private_knowledge
+from pbem.core.checkpoint import restore, snapshot
 from pbem.core.dropouts import describe_interrupt
 from pbem.core.rescue import call, callers, handover, resign
 from pbem.core.store import Store
@@ -159,3 +160,15 @@ def test_a_call_being_signed_is_mailed_to_whoever_must_still_sign_it() -> None:
     to = choose_recipients(t.replay, sender, "awaited", "none").to
     assert to == [t.replay.cards[second], t.replay.cards[late]]
     assert f"still to sign: {t.replay.names[second]}" in describe_interrupt(t.replay)
+
+
+def test_a_checkpoint_after_a_handover_names_the_seat_as_the_substitute() -> None:
+    # DESIGN §11: from the handover on, the substitute's card is the seat's; the store's
+    # checkpoint restored the genesis names, so status named the old player again.
+    t = Table("guess", 3)
+    t.play(until=lambda r: r.count > 4 and r.batch is None and r.interrupt is None)
+    for seat in (1, 0, 2):
+        handover(t.replay, t.who(seat), t.spare.card, clock=t.clock)
+    assert t.replay.names[1] == t.spare.card.name
+    again = restore(snapshot(t.replay), t.replay.genesis, t.replay.genesis_hash, t.rules)
+    assert again.names == t.replay.names and again.cards == t.replay.cards
