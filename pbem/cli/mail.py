@@ -176,9 +176,11 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
     store = Store(progress=Progress())
     me: IdentityCard | None = own_card(as_name)
     rows = []
+    finished = 0
     for game in store.ids():
         pos = store.head(game).position
         if pos.result is not None and not show_all:
+            finished += 1
             continue
         waiting = [pos.cards[s] for s in pos.remaining()]
         rows.append(
@@ -199,7 +201,11 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
         + f"\n          {r['file'] or _unexported(r['game'])}"
         for r in rows
     ]
-    emit(as_json, {"games": rows}, lines or ["no games in the store (pbem receive MAIL)"])
+    if not lines and finished:
+        lines = [f"no game in progress ({plural(finished, 'finished game')}: pbem games --all)"]
+    elif not lines:
+        lines = ["no games in the store (pbem receive MAIL)"]
+    emit(as_json, {"games": rows, "finished_hidden": finished}, lines)
 
 
 def _unexported(game: str) -> str:

@@ -77,6 +77,13 @@ def test_games_lists_the_store_and_whose_move_it_is(tmp_path: Path) -> None:
     assert row["your_move"] is False and row["step"] == 0
 
 
+def test_games_says_when_it_hides_finished_games(guess_file: Path) -> None:
+    pbem("status", str(guess_file))  # a finished game, now in the store
+    assert pbem("games").stdout == "no game in progress (1 finished game: pbem games --all)\n"
+    (row,) = json.loads(pbem("games", "--all", "--json").stdout)["games"]
+    assert row["over"] is True
+
+
 def test_a_bot_per_identity_is_a_setting_checked_against_the_rulesets() -> None:
     pbem("config", "set", "bot.carol", "mcts:50")
     assert "bot.carol = mcts:50" in pbem("config", "show").stdout
