@@ -10,13 +10,14 @@ import click
 
 from pbem.cli.common import emit, json_option, reports_errors
 from pbem.core import registry
-from pbem.core.errors import Rejected
+from pbem.core.errors import Rejected, UsageError
 from pbem.core.files import atomic_write
 from pbem.core.gamefile import GameFile
 from pbem.core.keys import IdentityCard
 from pbem.resources import resource_dir
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
+ID_PREFIX = "urn:pbem:schema:"
 
 
 def all_schemas() -> dict[str, dict[str, Any]]:
@@ -48,7 +49,17 @@ def publish(stem: str, schema: dict[str, Any]) -> dict[str, Any]:
             return [plain(item) for item in node]
         return node
 
-    return {"$schema": DIALECT, "$id": f"urn:pbem:schema:{stem}", **plain(schema)}
+    return {"$schema": DIALECT, "$id": f"{ID_PREFIX}{stem}", **plain(schema)}
+
+
+def _is_schema(path: Path) -> bool:
+    """Whether ``path`` is a schema this command wrote (its ``$id`` says so): the only
+    files it replaces or removes; any other file in the folder is left as it is."""
+    try:
+        value = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return False
+    return isinstance(value, dict) and str(value.get("$id", "")).startswith(ID_PREFIX)
 
 
 def _text(schema: dict[str, Any]) -> str:
@@ -72,7 +83,9 @@ def schema(directory: Path | None, check: bool, as_json: bool) -> None:
             for name, text in wanted.items()
             if not (directory / name).is_file() or (directory / name).read_text() != text
         )
-        extra = sorted(p.name for p in directory.glob("*.json") if p.name not in wanted)
+        extra = sorted(
+            p.name for p in directory.glob("*.json") if p.name not in wanted and _is_schema(p)
+        )
         if stale or extra:
             raise Rejected(
                 f"schemas in {directory} are out of date: {', '.join(stale + extra)}; "
@@ -81,11 +94,17 @@ def schema(directory: Path | None, check: bool, as_json: bool) -> None:
         report = {"dir": str(directory), "schemas": sorted(wanted), "up_to_date": True}
         emit(as_json, report, [f"{len(wanted)} schemas in {directory} are up to date"])
         return
+    foreign = [n for n in wanted if (directory / n).exists() and not _is_schema(directory / n)]
+    if foreign:
+        raise UsageError(
+            f"{directory / foreign[0]} exists and is not a pbem schema: pbem never writes "
+            "over it (name another --dir)"
+        )
     directory.mkdir(parents=True, exist_ok=True)
     for name, text in wanted.items():
         atomic_write(directory / name, text.encode())
     for path in directory.glob("*.json"):
-        if path.name not in wanted:
+        if path.name not in wanted and _is_schema(path):  # one a model no longer makes
             path.unlink()
     report = {"dir": str(directory), "schemas": sorted(wanted), "wrote": len(wanted)}
     emit(as_json, report, [f"wrote {len(wanted)} schemas to {directory}"])

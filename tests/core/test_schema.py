@@ -23,6 +23,27 @@ def test_check_fails_on_a_stale_schema(tmp_path) -> None:
     assert result.exit_code == 1 and "game-file.json" in result.output
 
 
+def test_writing_schemas_leaves_every_other_file_alone(tmp_path) -> None:
+    """``pbem schema --dir .`` in a folder of games once deleted every JSON file there."""
+    game = tmp_path / "game.json"
+    game.write_text('{"format": "pbem/1"}')
+    old = tmp_path / "retired.json"  # a schema a model no longer makes: removed
+    old.write_text(json.dumps({"$id": "urn:pbem:schema:retired"}))
+    assert CliRunner().invoke(schema, ["--dir", str(tmp_path)]).exit_code == 0
+    assert game.read_text() == '{"format": "pbem/1"}' and not old.exists()
+    assert CliRunner().invoke(schema, ["--check", "--dir", str(tmp_path)]).exit_code == 0
+
+
+def test_a_file_of_a_schema_s_name_that_is_no_schema_is_never_written_over(tmp_path) -> None:
+    mine = tmp_path / "identity-card.json"
+    mine.write_text('{"name": "my own card"}')
+    result = CliRunner().invoke(schema, ["--dir", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "identity-card.json exists and is not a pbem schema" in result.output
+    assert mine.read_text() == '{"name": "my own card"}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["identity-card.json"]
+
+
 def test_game_file_schema_describes_the_format() -> None:
     stored = json.loads((resource_dir("schemas") / "game-file.json").read_text())
     assert stored == all_schemas()["game-file"]
