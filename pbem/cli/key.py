@@ -16,7 +16,7 @@ import click
 from pbem.cli.common import read_passphrase, reports_errors
 from pbem.core.canonical import pretty
 from pbem.core.errors import UsageError
-from pbem.core.files import atomic_write
+from pbem.core.files import write_new
 from pbem.core.keyring import Keyring
 from pbem.core.keys import IdentityCard
 
@@ -108,8 +108,11 @@ def export_command(name: str, output: Path | None, as_json: bool) -> None:
         else:
             click.echo(text, nl=False)
         return
+    data = text.encode("ascii")
     try:
-        atomic_write(output, text.encode("ascii"), mode=0o644)
+        same = output.is_file() and output.read_bytes() == data  # exported before: done
+        if not same and not write_new(output, data):
+            raise UsageError(f"{output}: exists already; pbem never writes over a file")
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror}") from None
     if as_json:

@@ -195,6 +195,18 @@ def test_export_to_file_and_import_elsewhere(
     assert json.loads(again.stdout) == {**card.model_dump(), "imported": False}
 
 
+def test_export_never_writes_over_a_file(env: Path, tmp_path: Path) -> None:
+    new("alice")
+    file = tmp_path / "alice.card.json"
+    assert run("export", "alice", "-o", str(file)).exit_code == 0
+    assert run("export", "alice", "-o", str(file)).exit_code == 0  # the same card: done
+    game = tmp_path / "game.json"
+    game.write_text("a game file, say")
+    result = run("export", "alice", "-o", str(game))
+    assert_error(result, 2, f"{game}: exists already; pbem never writes over a file")
+    assert game.read_text() == "a game file, say"
+
+
 def test_export_unknown_name(env: Path) -> None:
     assert_error(run("export", "zed"), 2, "no identity or card 'zed' in the keyring")
 
