@@ -27,7 +27,7 @@ from pbem.core.options import check_options
 from pbem.core.position import Position, StepRejected
 from pbem.core.rules import RulesError, Ruleset
 from pbem.core.store import Head, Imported, Store, short_id
-from pbem.core.words import plural
+from pbem.core.words import a, plural
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -408,7 +408,7 @@ def being_signed(position: Position, me: IdentityCard | None, target: str) -> li
         return []
     from pbem.core.dropouts import describe_interrupt, still_to_sign
 
-    lines = [f"being signed: a {batch.decision} ({describe_interrupt(position)})"]
+    lines = [f"being signed: {a(batch.decision)} ({describe_interrupt(position)})"]
     if me is not None and me in still_to_sign(position):
         lines.append(f"your signature is due: {_cosign(position, batch.envelopes[0], target)}")
     return lines

@@ -36,7 +36,7 @@ from pbem.core.logbook import with_open_batch
 from pbem.core.notes import step_notes
 from pbem.core.position import Position
 from pbem.core.store import Store
-from pbem.core.words import plural
+from pbem.core.words import a, plural
 
 
 def _owed(opened: Opened, target: str, seat: int | None) -> list[str]:
@@ -170,7 +170,7 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         report = {"moves": [], **awaited(pos)}
         being = ""
         if pos.interrupt is not None:  # it decides for the seats it calls, once signed
-            being = f": a {pos.interrupt.decision} is being signed ({describe_interrupt(pos)})"
+            being = f": {a(pos.interrupt.decision)} is being signed ({describe_interrupt(pos)})"
         lines = [
             *notes,
             f"nothing for you to decide now{being}; awaiting: {describe_awaiting(pos)}",
@@ -179,7 +179,7 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         return
     assert aw is not None
     legal = pos.rules.legal_actions(pos.state, seat)
-    texts = [pos.rules.format_action(pos.state, seat, a) for a in legal]
+    texts = [pos.rules.format_action(pos.state, seat, action) for action in legal]
     help_text = pos.rules.notation_help(pos.state, seat)
     sample = pos.rules.samples(pos.state, seat)
     report = {"moves": texts, "help": help_text, "prompt": aw.prompt, "sample": sample}

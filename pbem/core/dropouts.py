@@ -42,6 +42,7 @@ from pbem.core.randomness import Rng, chain, draw_value
 from pbem.core.rules import RulesError
 from pbem.core.sealing import open_sealed, seal_key
 from pbem.core.seatsecret import derive
+from pbem.core.words import a
 
 INTERRUPTIONS = frozenset({"call", "unseal", "resign", "handover"})
 
@@ -236,7 +237,7 @@ def stand_in(pos: Position, seat: int, rng: Rng) -> Any:
 
 def _body(env: Envelope, keys: set[str]) -> dict[str, Any]:
     if set(env.body) != keys:
-        raise Rejected(f"a {env.decision} body holds exactly {', '.join(sorted(keys))}")
+        raise Rejected(f"{a(env.decision)} body holds exactly {', '.join(sorted(keys))}")
     return env.body
 
 

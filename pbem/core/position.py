@@ -42,7 +42,7 @@ from pbem.core.rules import (
     Turn,
 )
 from pbem.core.tabletop import Tabletop
-from pbem.core.words import plural
+from pbem.core.words import a, plural
 
 if TYPE_CHECKING:
     from pbem.core.escrow import Escrow
@@ -344,7 +344,7 @@ class Position:
         if self.interrupt is not None or self.demand is not None or self.frozen:
             reason = "the game waits for the interruption signed after the open decision"
             if self.interrupt is not None:
-                reason += f" (a {self.interrupt.decision}, {describe_interrupt(self)})"
+                reason += f" ({a(self.interrupt.decision)}, {describe_interrupt(self)})"
             raise StepRejected(self.count, env.seat, self.names, reason)
         opening = self.batch is None
         seat = env.seat
@@ -409,7 +409,7 @@ class Position:
                 index,
                 seat if 0 <= seat < len(self.names) else None,
                 self.names,
-                f"a {kind} by this seat was not awaited (awaited: {aw.kind} by {awaited})",
+                f"{a(kind)} by this seat was not awaited (awaited: {aw.kind} by {awaited})",
             )
         return aw
 

@@ -13,7 +13,7 @@ from pbem.core.awaiting import needs_decision
 from pbem.core.errors import PbemError
 from pbem.core.keys import IdentityCard
 from pbem.core.store import Imported, Store, short_id
-from pbem.core.words import plural
+from pbem.core.words import a, plural
 from pbem.mail.extract import find_games
 
 
@@ -87,7 +87,7 @@ def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any
     elif replay.interrupt is not None:
         from pbem.core.dropouts import describe_interrupt
 
-        being = f"a {replay.interrupt.decision} is being signed ({describe_interrupt(replay)})"
+        being = f"{a(replay.interrupt.decision)} is being signed ({describe_interrupt(replay)})"
         tail = f"{being}; yours is due: pbem status {short}" if mine else being
     elif mine and needs_decision(replay):
         tail = f"your decision is awaited: pbem moves {short}"
