@@ -344,12 +344,15 @@ def open_game(store: Store, target: str) -> Opened:
     return Opened(store.head(store.resolve(target)), None, None)
 
 
-def newest_export(store: Store, game: str) -> str | None:
-    """The file the game's newest version was last written to (relative to the current
-    folder when it is below it), or None."""
+def newest_export(store: Store, game: str, *, of_head: bool = False) -> str | None:
+    """The file the game's newest exported version was last written to (relative to the
+    current folder when it is below it), or None; with ``of_head``, only a file that holds
+    the head as the store has it now (steps received since were not exported)."""
+    head = " AND version = (SELECT max(id) FROM versions WHERE game = ?)" if of_head else ""
     row = store.db.execute(
-        "SELECT path FROM exports WHERE game = ? ORDER BY version DESC, written DESC LIMIT 1",
-        (game,),
+        f"SELECT path FROM exports WHERE game = ?{head} ORDER BY version DESC, written DESC "
+        "LIMIT 1",
+        (game, game) if of_head else (game,),
     ).fetchone()
     if row is None:
         return None

@@ -145,11 +145,11 @@ def game_page(
     reader = reader if seat is not None else None
     history = walk(head.file(), reader)
     seats = seats_of(pos.genesis)
-    newest = newest_export(store, game)
+    newest = newest_export(store, game, of_head=True)  # the page names the file it shows
     context = page_context(
         history,
         history.position(None),
-        source=Path(newest).name if newest else short_id(game),
+        source=Path(newest).name if newest else f"game {short_id(game)}",
         reader=seats[seat] if reader is not None and seat is not None else None,
     )
     known = private_knowledge(pos, reader) if reader is not None and pos.table else {}

@@ -302,3 +302,26 @@ def test_merge_writes_beside_the_first_copy_named_by_step(
     assert last_file(ok("merge", bob, carol, "--json")) == merged
     assert set(table.glob("*.json")) == before | {table / merged}
     assert "OK, 1 step verified" in ok("verify", merged).stdout
+
+
+def test_the_file_of_the_head_is_named_only_while_it_holds_the_head(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``pbem ui`` titles its page with: the newest export only while no step came
+    in since (else the page named a file that holds fewer steps than it shows)."""
+    from pbem.cli.common import newest_export
+    from pbem.core.store import Store
+
+    home = Path(os.environ["PBEM_HOME"])
+    mine = last_file(ok("play", "g.json", "--as", "bob", "--json"))
+    (game,) = Store().ids()
+    assert newest_export(Store(), game, of_head=True) == str(mine)
+    monkeypatch.setenv("PBEM_HOME", str(table / "carol-home"))
+    shutil.copytree(home / "keys", table / "carol-home" / "keys")
+    theirs = last_file(ok("play", mine, "--as", "carol", "--json"))
+    monkeypatch.setenv("PBEM_HOME", str(home))
+    ok("status", theirs)  # imported: a newer version, in no file of this home's yet
+    assert newest_export(Store(), game) == str(mine)
+    assert newest_export(Store(), game, of_head=True) is None
+    exported = last_file(ok("export", game, "--json"))
+    assert Path(newest_export(Store(), game, of_head=True) or "").resolve() == exported.resolve()
