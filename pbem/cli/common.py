@@ -18,16 +18,15 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import click
 from click.shell_completion import CompletionItem
 
-from pbem.core.awaiting import describe_awaiting
+from pbem.core.awaiting import being_signed, describe_awaiting
 from pbem.core.errors import PbemError, UsageError
-from pbem.core.gamefile import Envelope
 from pbem.core.keyring import Keyring
 from pbem.core.keys import Identity, IdentityCard
 from pbem.core.options import check_options
 from pbem.core.position import Position, StepRejected
 from pbem.core.rules import RulesError, Ruleset
 from pbem.core.store import Head, Imported, Store, short_id
-from pbem.core.words import a, plural
+from pbem.core.words import plural
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -401,31 +400,6 @@ def awaited(position: Position) -> dict[str, Any]:
         "awaiting": [position.cards[s].name for s in position.remaining()],
         "next": describe_awaiting(position),
     }
-
-
-def being_signed(position: Position, me: IdentityCard | None, target: str) -> list[str]:
-    """The call or handover being signed, if any, and the command that adds ``me``'s
-    signature to it when that is due."""
-    batch = position.interrupt
-    if batch is None:
-        return []
-    from pbem.core.dropouts import describe_interrupt, still_to_sign
-
-    lines = [f"being signed: {a(batch.decision)} ({describe_interrupt(position)})"]
-    if me is not None and me in still_to_sign(position):
-        lines.append(f"your signature is due: {_cosign(position, batch.envelopes[0], target)}")
-    return lines
-
-
-def _cosign(position: Position, first: Envelope, target: str) -> str:
-    """The command that adds one's signature to the interruption ``first`` opened."""
-    body = first.body
-    if first.decision == "call":
-        seats = " ".join(position.names[s] for s in body["seats"])
-        return f"pbem call {target} {seats}" + (" --end" if body["end"] else "")
-    if first.decision == "handover":
-        return f"pbem handover {target} --to {body['card']['name']}"
-    return f"pbem play {target}"
 
 
 def next_steps(

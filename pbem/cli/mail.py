@@ -28,6 +28,7 @@ from pbem.cli.common import (
     reports_errors,
 )
 from pbem.cli.progress import Progress
+from pbem.core.awaiting import waits_for
 from pbem.core.errors import PbemError, Rejected, UsageError
 from pbem.core.files import write_new
 from pbem.core.keyring import default_home
@@ -182,7 +183,6 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
         if pos.result is not None and not show_all:
             finished += 1
             continue
-        waiting = [pos.cards[s] for s in pos.remaining()]
         rows.append(
             {
                 "game": game,
@@ -191,7 +191,7 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
                 **awaited(pos),
                 "over": pos.result is not None,
                 "seats": [f"{c.name} <{c.email}>" for c in pos.cards],
-                "your_move": me is not None and me.sign_key in {c.sign_key for c in waiting},
+                "your_move": waits_for(pos, me),
                 "file": newest_export(store, game),
             }
         )

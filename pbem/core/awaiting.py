@@ -5,7 +5,10 @@ needs (escrow, dropouts, journal)."""
 
 from __future__ import annotations
 
+from pbem.core.gamefile import Envelope
+from pbem.core.keys import IdentityCard
 from pbem.core.position import Position
+from pbem.core.words import a
 
 
 def needs_decision(position: Position) -> bool:
@@ -25,6 +28,19 @@ def decides(position: Position, seat: int | None) -> bool:
         and position.interrupt is None
         and position.demand is None
     )
+
+
+def waits_for(position: Position, card: IdentityCard | None) -> bool:
+    """Whether the game waits for ``card``'s signature now: while a call or a handover
+    is being signed, only for its signers who have not signed it yet; else for the seats
+    awaited (to decide, or for a step pbem makes for them)."""
+    if card is None:
+        return False
+    if position.interrupt is not None:
+        from pbem.core.dropouts import still_to_sign
+
+        return card in still_to_sign(position)
+    return any(position.cards[s].sign_key == card.sign_key for s in position.remaining())
 
 
 def describe_awaiting(replay: Position) -> str:
@@ -68,3 +84,28 @@ def describe_awaiting(replay: Position) -> str:
             + (f"; committed already: {done}" if done else "")
         )
     return f"{names} to choose {name}" + (f": {aw.prompt}" if aw.prompt else "")
+
+
+def being_signed(position: Position, me: IdentityCard | None, target: str) -> list[str]:
+    """The call or handover being signed, if any, and the command that adds ``me``'s
+    signature to it when that is due."""
+    batch = position.interrupt
+    if batch is None:
+        return []
+    from pbem.core.dropouts import describe_interrupt, still_to_sign
+
+    lines = [f"being signed: {a(batch.decision)} ({describe_interrupt(position)})"]
+    if me is not None and me in still_to_sign(position):
+        lines.append(f"your signature is due: {_cosign(position, batch.envelopes[0], target)}")
+    return lines
+
+
+def _cosign(position: Position, first: Envelope, target: str) -> str:
+    """The command that adds one's signature to the interruption ``first`` opened."""
+    body = first.body
+    if first.decision == "call":
+        seats = " ".join(position.names[s] for s in body["seats"])
+        return f"pbem call {target} {seats}" + (" --end" if body["end"] else "")
+    if first.decision == "handover":
+        return f"pbem handover {target} --to {body['card']['name']}"
+    return f"pbem play {target}"

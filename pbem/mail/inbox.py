@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core.awaiting import needs_decision
+from pbem.core.awaiting import being_signed, needs_decision, waits_for
 from pbem.core.errors import PbemError
 from pbem.core.keys import IdentityCard
 from pbem.core.store import Imported, Store, short_id
-from pbem.core.words import a, plural
+from pbem.core.words import plural
 from pbem.mail.extract import find_games
 
 
@@ -38,19 +38,6 @@ def import_message(store: Store, raw: bytes, where: str) -> MessageReport:
     return report
 
 
-def awaits(imported: Imported, me: IdentityCard | None) -> bool:
-    """Whether ``me`` is among the seats the game now waits for: while a call or a
-    handover is being signed, those who must still sign it."""
-    replay = imported.head.position
-    if me is None:
-        return False
-    if replay.interrupt is not None:
-        from pbem.core.dropouts import still_to_sign
-
-        return me in still_to_sign(replay)
-    return any(replay.cards[s].sign_key == me.sign_key for s in replay.remaining())
-
-
 def _updated(imported: Imported) -> str:
     if imported.new_steps:
         return plural(len(imported.new_steps), "new step")
@@ -61,7 +48,7 @@ def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any
     """One game's outcome, as a JSON report and as one line."""
     replay = imported.head.position
     short = short_id(replay.genesis.game)
-    mine = awaits(imported, me)
+    mine = waits_for(replay, me)
     entry = {
         "game": replay.genesis.game,
         "ruleset": replay.rules.id,
@@ -84,11 +71,8 @@ def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any
         what += f", {plural(len(imported.new_steps), 'step')} completed"
     if replay.result is not None:
         tail = "the game is over"
-    elif replay.interrupt is not None:
-        from pbem.core.dropouts import describe_interrupt
-
-        being = f"{a(replay.interrupt.decision)} is being signed ({describe_interrupt(replay)})"
-        tail = f"{being}; yours is due: pbem status {short}" if mine else being
+    elif replay.interrupt is not None:  # a call or a handover: whose signature is due
+        tail = "; ".join(being_signed(replay, me, short))
     elif mine and needs_decision(replay):
         tail = f"your decision is awaited: pbem moves {short}"
     elif mine:

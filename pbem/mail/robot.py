@@ -32,7 +32,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.core.author import automatic, describe_awaiting, utc_now
-from pbem.core.awaiting import needs_decision
+from pbem.core.awaiting import being_signed, needs_decision, waits_for
 from pbem.core.dropouts import due, waiting
 from pbem.core.errors import PbemError
 from pbem.core.journal import Journal
@@ -178,14 +178,23 @@ class Robot:
         head = self.store.head(game)
         if made or played:
             self._queue(message_for(head, self.me.card, self.config.smtp))
-        mine = self.me.card.sign_key in [keys[s] for s in head.position.remaining()]
-        who = self.me.card.fingerprint  # one home may hold several players
+        now = head.position
+        if now.interrupt is not None:  # a call or a handover: only its signers are awaited
+            if waits_for(now, self.me.card):
+                self._tell_once(head, report, being_signed(now, self.me.card, short))
+            return
+        mine = self.me.card.sign_key in [keys[s] for s in now.remaining()]
         self._deadline(head, mine, report)
-        if self.bot is not None or not mine or not needs_decision(head.position):
+        if self.bot is not None or not mine or not needs_decision(now):
             return  # a bot answers its seat's decisions itself
-        if self.memory.notified(who, game) != head.label:
-            self._notify(head, report)
-            self.memory.mark_notified(who, game, head.label)
+        self._tell_once(head, report)
+
+    def _tell_once(self, head: Head, report: PassReport, what: list[str] | None = None) -> None:
+        """``_notify``, once for each head of the game."""
+        who = self.me.card.fingerprint  # one home may hold several players
+        if self.memory.notified(who, head.game) != head.label:
+            self._notify(head, report, what)
+            self.memory.mark_notified(who, head.game, head.label)
 
     def _bot_plays(self, game: str, seated: bool, report: PassReport) -> list[str]:
         """The decisions the bot holding this seat answered (``pbem.mail.botseat``); a
@@ -224,13 +233,13 @@ class Robot:
         if callers(pos) and pos.cards[callers(pos)[0]].sign_key == self.me.card.sign_key:
             self._queue(reminder_for(head, self.me.card, self.config.smtp, waiting(pos, utc_now())))
 
-    def _notify(self, head: Head, report: PassReport) -> None:
+    def _notify(self, head: Head, report: PassReport, what: list[str] | None = None) -> None:
+        """Tell the player (a line, and the notify command) that the game waits for them:
+        for a decision, or for ``what`` (their signature on a call or a handover)."""
         pos = head.position
-        game = head.game
-        report.lines.append(
-            f"{pos.rules.id} {short_id(game)}: your decision is awaited: "
-            f"pbem moves {short_id(game)}"
-        )
+        short = short_id(head.game)
+        told = "; ".join(what) if what else f"your decision is awaited: pbem moves {short}"
+        report.lines.append(f"{pos.rules.id} {short}: {told}")
         if not self.config.notify:
             return
         env = {**os.environ, **notify_variables(head)}

@@ -124,7 +124,8 @@ def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
     assert late.exit_code == 1 and "(a call, signed by ann; still to sign: bea)" in late.stderr
     at("bea")
     got = ok("receive", called["file"], "--as", "bea").stdout
-    assert "a call is being signed (signed by ann; still to sign: bea); yours is due" in got
+    being = "being signed: a call (signed by ann; still to sign: bea); your signature is due"
+    assert being in got
     due = f"your signature is due: pbem call {called['file']} cid"
     assert due in ok("status", called["file"], "--as", "bea").stdout
     done = report("call", called["file"], "cid", "--as", "bea")

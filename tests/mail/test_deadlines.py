@@ -77,7 +77,10 @@ def test_a_call_is_mailed_to_whoever_must_still_sign_it(
     (raw,) = {raw for _, _, raw in smtp.delivery.messages[sent:]}
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert bob.email in message["To"] and carol.email in message["To"]
-    watch(bob)
+    assert f"your signature is due: pbem call {gid[:8]} carol" in watch(bob)
+    last = watch(carol).splitlines()[-1]  # the call's mail: it decides for carol now
+    assert "being signed: a call (signed by alice; still to sign: bob)" in last
+    assert "your" not in last
     assert "still to sign: bob" in bob.run("status", gid[:8]).stdout
     bob.run("call", gid[:8], "carol", "--as", "bob")
     assert "call on carol: the stand-in plays" in bob.run("log", gid[:8]).stdout
