@@ -18,7 +18,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import click
 from click.shell_completion import CompletionItem
 
-from pbem.core.awaiting import being_signed, describe_awaiting
+from pbem.core.awaiting import describe_awaiting, signature_due
 from pbem.core.errors import PbemError, UsageError
 from pbem.core.keyring import Keyring
 from pbem.core.keys import Identity, IdentityCard
@@ -423,7 +423,7 @@ def next_steps(
         "your_move": mine,
         "over": position.result is not None,
     }
-    lines = [f"next: {report['next']}", *being_signed(position, me, target)]
+    lines = [f"next: {report['next']}", *signature_due(position, me, target)]
     if position.result is not None:
         lines.append("the game is over: send the file to everyone")
     seat = seat_of_card(position, me)

@@ -14,7 +14,6 @@ from pbem.cli.common import (
     Opened,
     as_option,
     awaited,
-    being_signed,
     complete_own_identity,
     emit,
     game_argument,
@@ -28,15 +27,15 @@ from pbem.cli.common import (
 )
 from pbem.cli.progress import Progress
 from pbem.core.author import describe_awaiting, own_sealed_action, private_knowledge, utc_now
-from pbem.core.awaiting import decides
-from pbem.core.dropouts import describe_interrupt, due, waiting
+from pbem.core.awaiting import decides, signature_due
+from pbem.core.dropouts import due, waiting
 from pbem.core.errors import UsageError
 from pbem.core.keys import IdentityCard
 from pbem.core.logbook import with_open_batch
 from pbem.core.notes import step_notes
 from pbem.core.position import Position
 from pbem.core.store import Store
-from pbem.core.words import a, plural
+from pbem.core.words import plural
 
 
 def _owed(opened: Opened, target: str, seat: int | None) -> list[str]:
@@ -107,7 +106,7 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
         out.append(waited)
     report["waiting"] = waited
     report["deadline"] = due(pos)
-    out += being_signed(pos, me, target)
+    out += signature_due(pos, me, target)
     out += _owed(opened, target, seat)
     emit(as_json, report, out)
 
@@ -168,13 +167,7 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     aw = pos.awaiting
     if not decides(pos, seat):
         report = {"moves": [], **awaited(pos)}
-        being = ""
-        if pos.interrupt is not None:  # it decides for the seats it calls, once signed
-            being = f": {a(pos.interrupt.decision)} is being signed ({describe_interrupt(pos)})"
-        lines = [
-            *notes,
-            f"nothing for you to decide now{being}; awaiting: {describe_awaiting(pos)}",
-        ]
+        lines = [*notes, f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
         return
     assert aw is not None

@@ -44,7 +44,18 @@ def waits_for(position: Position, card: IdentityCard | None) -> bool:
 
 
 def describe_awaiting(replay: Position) -> str:
-    """In words: who must do what now."""
+    """In words: who must do what now, and the call or handover being signed, if any
+    (until it is complete, the game waits for its signers)."""
+    awaited = _awaited(replay)
+    if replay.interrupt is None:
+        return awaited
+    from pbem.core.dropouts import describe_interrupt
+
+    being = f"{a(replay.interrupt.decision)} ({describe_interrupt(replay)})"
+    return f"{awaited}; being signed: {being}"
+
+
+def _awaited(replay: Position) -> str:
     aw = replay.awaiting
     if aw is None:
         return "nothing"
@@ -86,18 +97,13 @@ def describe_awaiting(replay: Position) -> str:
     return f"{names} to choose {name}" + (f": {aw.prompt}" if aw.prompt else "")
 
 
-def being_signed(position: Position, me: IdentityCard | None, target: str) -> list[str]:
-    """The call or handover being signed, if any, and the command that adds ``me``'s
-    signature to it when that is due."""
+def signature_due(position: Position, me: IdentityCard | None, target: str) -> list[str]:
+    """The command that adds ``me``'s signature to the call or handover being signed, as
+    a line, when that signature is due (else no line)."""
     batch = position.interrupt
-    if batch is None:
+    if batch is None or not waits_for(position, me):
         return []
-    from pbem.core.dropouts import describe_interrupt, still_to_sign
-
-    lines = [f"being signed: {a(batch.decision)} ({describe_interrupt(position)})"]
-    if me is not None and me in still_to_sign(position):
-        lines.append(f"your signature is due: {_cosign(position, batch.envelopes[0], target)}")
-    return lines
+    return [f"your signature is due: {_cosign(position, batch.envelopes[0], target)}"]
 
 
 def _cosign(position: Position, first: Envelope, target: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core.awaiting import being_signed, needs_decision, waits_for
+from pbem.core.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
 from pbem.core.errors import PbemError
 from pbem.core.keys import IdentityCard
 from pbem.core.store import Imported, Store, short_id
@@ -72,7 +72,9 @@ def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any
     if replay.result is not None:
         tail = "the game is over"
     elif replay.interrupt is not None:  # a call or a handover: whose signature is due
-        tail = "; ".join(being_signed(replay, me, short))
+        tail = "; ".join(
+            ["awaiting " + describe_awaiting(replay), *signature_due(replay, me, short)]
+        )
     elif mine and needs_decision(replay):
         tail = f"your decision is awaited: pbem moves {short}"
     elif mine:

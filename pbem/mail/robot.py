@@ -32,7 +32,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.core.author import automatic, describe_awaiting, utc_now
-from pbem.core.awaiting import being_signed, needs_decision, waits_for
+from pbem.core.awaiting import needs_decision, signature_due, waits_for
 from pbem.core.dropouts import due, waiting
 from pbem.core.errors import PbemError
 from pbem.core.journal import Journal
@@ -181,7 +181,9 @@ class Robot:
         now = head.position
         if now.interrupt is not None:  # a call or a handover: only its signers are awaited
             if waits_for(now, self.me.card):
-                self._tell_once(head, report, being_signed(now, self.me.card, short))
+                self._tell_once(
+                    head, report, [describe_awaiting(now), *signature_due(now, self.me.card, short)]
+                )
             return
         mine = self.me.card.sign_key in [keys[s] for s in now.remaining()]
         self._deadline(head, mine, report)

@@ -119,7 +119,8 @@ def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
     assert called["send_to"] == ["bea <bea@example.org>", "cid <cid@example.org>"]
     at("cid")  # back, but too late: the call decides his guess once bea has signed it
     told = ok("moves", called["file"], "--as", "cid").stdout
-    assert "nothing for you to decide now: a call is being signed (signed by ann; " in told
+    assert told.startswith("nothing for you to decide now; awaiting: cid to choose guess")
+    assert told.rstrip().endswith("being signed: a call (signed by ann; still to sign: bea)")
     late = pbem("play", called["file"], "guess 7", "--as", "cid")
     assert late.exit_code == 1 and "(a call, signed by ann; still to sign: bea)" in late.stderr
     at("bea")
