@@ -392,7 +392,27 @@ class Store:
             stored = set(chain.items[k])
             if {digest(e.canonical_bytes()) for e in step.envelopes} <= stored:
                 return self._seen(game, label, len(chain.hashes) - k)
+        if self._answered_call(chain, game, k):
+            return self._seen(game, label, len(chain.hashes) - k)
         return self._diverged(game, label, k)
+
+    def _answered_call(self, chain: Chain, game: GameFile, k: int) -> bool:
+        """The copy ends with a call signed after step ``k``, a batch of which the store
+        holds more: among them the called seats' own envelopes. They had answered, so the
+        call is void (DESIGN §11): the copy is behind, not a fork. (Its signers' stores
+        drop the call when the answer reaches them.)"""
+        if k >= len(chain.hashes) or len(game.steps) != k + 2:
+            return False
+        batch, call = game.steps[k], game.steps[k + 1]
+        if not (isinstance(batch, Batch) and isinstance(call, Batch)) or call.decision != "call":
+            return False
+        if not {digest(e.canonical_bytes()) for e in batch.envelopes} <= set(chain.items[k]):
+            return False
+        called = call.envelopes[0].body.get("seats") if call.envelopes else None
+        answered = {self._item(d).seat for d in chain.items[k]}
+        if not isinstance(called, list) or not called or any(type(s) is not int for s in called):
+            return False  # not a call's body: replaying the copy refuses it
+        return set(called) <= answered
 
     def _void_call(self, gid: str, chain: Chain, game: GameFile, k: int) -> bool:
         """The stored chain ends with a call, and the copy holds the called seats' own

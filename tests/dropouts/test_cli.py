@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -85,20 +86,17 @@ def test_a_handed_over_seat_is_played_by_the_substitute_with_its_hand(table: Pat
     assert ok("verify", f).exit_code == 0
 
 
-def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
-    table: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Each player on a machine of their own. cid never commits his guess; ann calls him
-    and bea co-signs on ann's copy. Every store takes the call that follows the open batch:
-    bea's, holding only her own commitment; cid's, holding both commitments as ann
-    merged them; ann's, holding her half-signed call. Before, each refused it as a fork."""
+def machines(table: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """A home (keyring and store) for each player: ``at(name)`` works on that one."""
     homes = {name: table / f"home-{name}" for name in NAMES}
     for home in homes.values():
         shutil.copytree(Path(os.environ["PBEM_HOME"]) / "keys", home / "keys")
+    return lambda name: monkeypatch.setenv("PBEM_HOME", str(homes[name]))
 
-    def at(name: str) -> None:
-        monkeypatch.setenv("PBEM_HOME", str(homes[name]))
 
+def new_game_apart(at: Callable[[str], None]) -> Path:
+    """A guess game with a deadline of 1 hour, joined and set up, every step made on its
+    signer's own machine: the file of its first guess."""
     at("ann")
     seats = [a for n in NAMES for a in ("--seat", n)]
     ok("new", "guess", *seats, "--deadline", "1h", "--as", "ann", "-o", "g.json")
@@ -106,6 +104,18 @@ def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
     while "automatic" in (aw := report("status", f)["next"]) or "to join" in aw:
         at(who := aw.split()[0].rstrip(","))
         f = Path(report("play", f, "--as", who)["file"])
+    return f
+
+
+def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each player on a machine of their own. cid never commits his guess; ann calls him
+    and bea co-signs on ann's copy. Every store takes the call that follows the open batch:
+    bea's, holding only her own commitment; cid's, holding both commitments as ann
+    merged them; ann's, holding her half-signed call. Before, each refused it as a fork."""
+    at = machines(table, monkeypatch)
+    f = new_game_apart(at)
     at("bea")
     hers = report("play", f, "guess 5", "--as", "bea")["file"]
     at("ann")
@@ -136,3 +146,29 @@ def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
         log = ok("log", done["file"]).stdout
         assert "call on cid: the stand-in plays, in the open: cid: guess" in log
     assert ok("verify", done["file"]).exit_code == 0
+
+
+def test_a_call_that_crossed_the_called_seat_s_answer_in_the_mail_is_void_in_both_stores(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DESIGN §11: cid answers on his copy while ann, not having it yet, calls him. cid's
+    store takes her call as an older copy, not a fork; ann's store drops the call when
+    cid's answer arrives, and keeps his guess."""
+    at = machines(table, monkeypatch)
+    f = new_game_apart(at)
+    for name, value in (("ann", 3), ("bea", 5)):
+        at(name)
+        f = Path(report("play", f, f"guess {value}", "--as", name)["file"])
+    at("cid")
+    answer = report("play", f, "guess 7", "--as", "cid")["file"]
+    monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 2 * 3600))
+    at("ann")
+    ok("receive", f)
+    called = report("call", f, "cid", "--as", "ann")["file"]
+    at("cid")
+    got = ok("receive", called).stdout
+    assert "an older copy" in got and "fork" not in got
+    at("ann")
+    ok("receive", answer)
+    assert "call on cid" not in ok("log", answer).stdout
+    assert "being signed" not in ok("status", answer).stdout
