@@ -18,7 +18,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import click
 from click.shell_completion import CompletionItem
 
-from pbem.core.awaiting import describe_awaiting, signature_due
+from pbem.core.awaiting import cosigners, describe_awaiting, signature_due
 from pbem.core.errors import PbemError, UsageError
 from pbem.core.keyring import Keyring
 from pbem.core.keys import Identity, IdentityCard
@@ -411,10 +411,8 @@ def next_steps(
     mine = me is not None and any(cards[s].sign_key == me.sign_key for s in waiting)
     others = [cards[s] for s in waiting if me is None or cards[s].sign_key != me.sign_key]
     if position.interrupt is not None:  # a call or a handover the others must sign too
-        from pbem.core.dropouts import still_to_sign
-
         mine = False  # nobody decides while it is signed: its signers sign it
-        cosign = [c for c in still_to_sign(position) if me is None or c.sign_key != me.sign_key]
+        cosign = cosigners(position, me)
         others = [*cosign, *(c for c in others if c not in cosign)]
     report = {
         "file": target,

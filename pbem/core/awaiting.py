@@ -43,6 +43,16 @@ def waits_for(position: Position, card: IdentityCard | None) -> bool:
     return any(position.cards[s].sign_key == card.sign_key for s in position.remaining())
 
 
+def cosigners(position: Position, me: IdentityCard | None) -> list[IdentityCard]:
+    """Who, besides ``me``, must still sign the call or handover being signed (nobody
+    when none is): they must get the file, first of all."""
+    if position.interrupt is None:
+        return []
+    from pbem.core.dropouts import still_to_sign
+
+    return [c for c in still_to_sign(position) if me is None or c.sign_key != me.sign_key]
+
+
 def describe_awaiting(replay: Position) -> str:
     """In words: who must do what now, and the call or handover being signed, if any
     (until it is complete, the game waits for its signers)."""

@@ -21,7 +21,7 @@ from typing import Any, Literal
 import jinja2
 
 from pbem.core.author import describe_awaiting
-from pbem.core.awaiting import needs_decision
+from pbem.core.awaiting import cosigners, needs_decision
 from pbem.core.keys import IdentityCard
 from pbem.core.logbook import with_open_batch
 from pbem.core.notes import step_notes
@@ -84,11 +84,7 @@ def choose_recipients(
         holders = [signer_card(replay, s) for s in replay.demand.seats]
         others = [c for c in everyone if c not in holders] if cc == "others" else []
         return Recipients([c for c in holders if c.sign_key != mine], others)
-    cosign: list[IdentityCard] = []
-    if replay.interrupt is not None:  # who must still sign a call or a handover
-        from pbem.core.dropouts import still_to_sign
-
-        cosign = [c for c in still_to_sign(replay) if c.sign_key != mine]
+    cosign = cosigners(replay, me)  # who must still sign a call or a handover
     remaining = [seats[s] for s in replay.remaining() if s < len(seats)]
     if not cosign and (not remaining or all(c.sign_key == mine for c in remaining)):
         return Recipients([], [])
