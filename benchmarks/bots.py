@@ -2,7 +2,7 @@
 
 Each game seats the lead bot once and the field bot in every other seat, the lead's seat
 rotating with the game number, on a world dealt from the game's seed
-(``pbem.core.simulate``: the rules alone, no file, no crypto). A shared win counts as a
+(``pbem.bots.simulate``: the rules alone, no file, no crypto). A shared win counts as a
 fractional win (1/k for each of k winners). Prints the lead's wins and its share, the mean
 time per decision of the lead and of one whole rules-only game of ``random`` bots timed in
 the same run, and their ratio. Nothing here asserts a time.
@@ -27,11 +27,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem.core import registry
-from pbem.core.knowledge import Knowledge
-from pbem.core.randomness import Rng
-from pbem.core.rules import Bot, Ruleset
-from pbem.core.simulate import World, play_out
+from pbem.bots.simulate import World, play_out
+from pbem.crypto.randomness import Rng
+from pbem.ruleset import registry
+from pbem.ruleset.knowledge import Knowledge
+from pbem.ruleset.rules import Bot, Ruleset
 
 GAMES: dict[str, tuple[str, dict[str, str]]] = {
     "rattaneer": ("rattaneer", {}),

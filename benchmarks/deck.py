@@ -33,11 +33,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nacl import bindings as nb
 
-from pbem.core import deck as dk
-from pbem.core import gamefile, group, registry, shuffleproof
-from pbem.core.canonical import b64e
-from pbem.core.selfplay import play_game
-from pbem.core.tabletop import decode_deck, encode_deck
+from pbem.crypto import deck as dk
+from pbem.crypto import group, shuffleproof
+from pbem.format import gamefile
+from pbem.format.canonical import b64e
+from pbem.ledger.tabletop import decode_deck, encode_deck
+from pbem.play.selfplay import play_game
+from pbem.ruleset import registry
 
 DECK_SIZE = 65  # the Africanus rat tokens, the largest deck the games seal
 SEATS = 4

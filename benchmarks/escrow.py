@@ -1,4 +1,4 @@
-"""Cost of escrowing a seat secret (``pbem.core.escrow``), as multiples of one scalar
+"""Cost of escrowing a seat secret (``pbem.crypto.escrow``), as multiples of one scalar
 multiplication.
 
 Run: ``python benchmarks/escrow.py``. For 2 to 5 holders: dealing (derive the polynomial,
@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from deck import Bench  # benchmarks/deck.py, beside this file
 from nacl import bindings as nb
 
-from pbem.core import deck as dk
-from pbem.core import escrow
-from pbem.core.canonical import b64e
-from pbem.core.keys import Identity
+from pbem.crypto import deck as dk
+from pbem.crypto import escrow
+from pbem.crypto.keys import Identity
+from pbem.format.canonical import b64e
 
 GAME_ID = bytes(range(16))
 GAME = b64e(GAME_ID)

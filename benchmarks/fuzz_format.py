@@ -26,10 +26,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pbem.core import gamefile, registry  # noqa: E402
-from pbem.core.canonical import canonical  # noqa: E402
-from pbem.core.errors import Rejected  # noqa: E402
-from pbem.core.replay import replay_file  # noqa: E402
+from pbem.format import gamefile  # noqa: E402
+from pbem.format.canonical import canonical  # noqa: E402
+from pbem.format.errors import Rejected  # noqa: E402
+from pbem.ledger.replay import replay_file  # noqa: E402
+from pbem.ruleset import registry  # noqa: E402
 from tests.conformance.verifier import Invalid, verify  # noqa: E402
 
 KINDS = ["type", "value", "delete", "add", "swap", "huge", "duplicate", "byte", "layout"]

@@ -1,10 +1,10 @@
 """Complete 4-player Rattaneer games per second: through self-play with the full file format
 and crypto, and with the rules alone, in the same run; and the size of a finished file.
 
-- Self-play (``pbem.core.selfplay.play_game``): every step signed, morning placements
+- Self-play (``pbem.play.selfplay.play_game``): every step signed, morning placements
   sealed and revealed, beacons supplied, the file encoded, re-read and verified by a
   recipient after every step, and the finished file verified once more from scratch.
-- Rules alone: the same bots drive the ruleset directly (``pbem.core.simulate``: ``check``
+- Rules alone: the same bots drive the ruleset directly (``pbem.bots.simulate``: ``check``
   then ``apply``), with no file, no signature and no sealing.
 
 Both use the same bots on the same seeds (the games differ, the draws coming from
@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem.core.randomness import Rng
-from pbem.core.selfplay import play_game
-from pbem.core.simulate import World, play_out
+from pbem.bots.simulate import World, play_out
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer import Rattaneer
+from pbem.play.selfplay import play_game
 
 PLAYERS = 4
 BOTS = ["greedy", "random"]  # cycled over the seats, as ``pbem selfplay --bot`` does

@@ -2,7 +2,7 @@
 
 In one run, for the base game and for Africanus, with the same bots (``greedy`` against
 ``random``) and the same seeds:
-- full crypto: ``pbem.core.selfplay.play_game``, i.e. ``pbem selfplay``: every step signed,
+- full crypto: ``pbem.play.selfplay.play_game``, i.e. ``pbem selfplay``: every step signed,
   written to text, read back and verified by a recipient, rat tokens and region cards in
   sealed decks (shuffles, decryption shares with proofs), and the finished file verified
   once more from scratch;
@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem.core.selfplay import play_game
+from pbem.play.selfplay import play_game
 from tests.games.rattus.harness import AFRICANUS, OPTIONS, RULES, Table
 
 SEATS = 4

@@ -26,12 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pbem.core import gamefile, registry  # noqa: E402
-from pbem.core.author import knowledge  # noqa: E402
-from pbem.core.keyring import Keyring, seal_identity  # noqa: E402
-from pbem.core.randomness import Rng  # noqa: E402
-from pbem.core.selfplay import bot_identities, play_game  # noqa: E402
-from pbem.core.store import Store  # noqa: E402
+from pbem.crypto.keyring import Keyring, seal_identity  # noqa: E402
+from pbem.crypto.randomness import Rng  # noqa: E402
+from pbem.format import gamefile  # noqa: E402
+from pbem.play.author import knowledge  # noqa: E402
+from pbem.play.selfplay import bot_identities, play_game  # noqa: E402
+from pbem.ruleset import registry  # noqa: E402
+from pbem.store.store import Store  # noqa: E402
 
 PBEM = str(ROOT / ".venv" / "bin" / "pbem")
 

@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PBEM_TEST_FAST_KDF", "1")
 
-from pbem.core import registry
-from pbem.core.gamefile import GameFile
-from pbem.core.store import Store
+from pbem.format.gamefile import GameFile
+from pbem.ruleset import registry
+from pbem.store.store import Store
 from pbem.ui.decide import Ask, decide
 from pbem.ui.pages import game_page
 from pbem.view.history import walk

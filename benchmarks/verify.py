@@ -40,12 +40,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import nacl.bindings as nb
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from pbem.core import deck, gamefile, position, registry, shuffleproof
-from pbem.core.author import act, automatic, new_game
-from pbem.core.randomness import Rng
-from pbem.core.replay import replay_file
-from pbem.core.rules import Ruleset
-from pbem.core.selfplay import bot_identities
+from pbem.crypto import deck, shuffleproof
+from pbem.crypto.randomness import Rng
+from pbem.format import gamefile
+from pbem.ledger import position
+from pbem.ledger.replay import replay_file
+from pbem.play.author import act, automatic, new_game
+from pbem.play.selfplay import bot_identities
+from pbem.ruleset import registry
+from pbem.ruleset.rules import Ruleset
 from tests.rulesets.guess import GuessGame
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core import registry
-from pbem.core.selfplay import StepClock, play_game
+from pbem.play.selfplay import StepClock, play_game
+from pbem.ruleset import registry
 
 CLOCK_START = StepClock.START
 

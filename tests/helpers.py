@@ -10,13 +10,13 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 from pbem.cli.main import main
-from pbem.core import registry
-from pbem.core.author import act, automatic, new_game, next_preimage, sign_item
-from pbem.core.gamefile import Entry, Envelope, GameFile
-from pbem.core.keys import Identity
-from pbem.core.randomness import Rng
-from pbem.core.replay import Replay
-from pbem.core.selfplay import StepClock, bot_identities
+from pbem.crypto.keys import Identity
+from pbem.crypto.randomness import Rng
+from pbem.format.gamefile import Entry, Envelope, GameFile
+from pbem.ledger.replay import Replay
+from pbem.play.author import act, automatic, new_game, next_preimage, sign_item
+from pbem.play.selfplay import StepClock, bot_identities
+from pbem.ruleset import registry
 from tests.rulesets.guess import Guess
 
 CLOCK_START = StepClock.START

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from pbem.core import registry
-from pbem.core.rulebook import citations, normalize, parse
+from pbem.ruleset import registry
+from pbem.ruleset.rulebook import citations, normalize, parse
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pbem"
 GAMES = {"rattus": "T-", "rattaneer": "R-"}

@@ -18,15 +18,16 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import click
 from click.shell_completion import CompletionItem
 
-from pbem.core.awaiting import cosigners, describe_awaiting, signature_due
-from pbem.core.errors import PbemError, UsageError
-from pbem.core.keyring import Keyring
-from pbem.core.keys import Identity, IdentityCard
-from pbem.core.options import check_options
-from pbem.core.position import Position, StepRejected
-from pbem.core.rules import RulesError, Ruleset
-from pbem.core.store import Head, Imported, Store, short_id
-from pbem.core.words import plural
+from pbem.crypto.keyring import Keyring
+from pbem.crypto.keys import Identity, IdentityCard
+from pbem.format.errors import PbemError, UsageError
+from pbem.format.words import plural
+from pbem.ledger.awaiting import cosigners, describe_awaiting, signature_due
+from pbem.ledger.position import Position
+from pbem.ledger.terms import StepRejected
+from pbem.ruleset.options import check_options
+from pbem.ruleset.rules import RulesError, Ruleset
+from pbem.store.store import Head, Imported, Store, short_id
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -146,7 +147,7 @@ def complete_ruleset(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
     """The installed rulesets."""
-    from pbem.core import registry
+    from pbem.ruleset import registry
 
     names = sorted(registry.available())
     return [CompletionItem(n) for n in names if n.startswith(incomplete)]
@@ -179,8 +180,8 @@ def complete_option(
 ) -> list[CompletionItem]:
     """``NAME=`` for each option of the ruleset (of every installed one when it cannot be
     told yet), then the values it lists."""
-    from pbem.core import registry
-    from pbem.core.options import allowed
+    from pbem.ruleset import registry
+    from pbem.ruleset.options import allowed
 
     ruleset = ctx.params.get("ruleset")  # None while click's parse is incomplete: then all
     chosen = [ruleset] if ruleset in registry.available() else sorted(registry.available())

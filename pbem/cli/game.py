@@ -30,16 +30,16 @@ from pbem.cli.common import (
     ruleset_options,
 )
 from pbem.cli.progress import Progress
-from pbem.core import registry
-from pbem.core.author import new_game, seat_of
-from pbem.core.errors import Rejected, UsageError
-from pbem.core.gamefile import Envelope
-from pbem.core.journal import Journal
-from pbem.core.keyring import Keyring
-from pbem.core.keys import Identity, IdentityCard
-from pbem.core.playing import Note, play_moves, shown
-from pbem.core.store import Store
-from pbem.core.words import plural
+from pbem.crypto.keyring import Keyring
+from pbem.crypto.keys import Identity, IdentityCard
+from pbem.format.errors import Rejected, UsageError
+from pbem.format.gamefile import Envelope
+from pbem.format.words import plural
+from pbem.play.author import new_game, seat_of
+from pbem.play.playing import Note, play_moves, shown
+from pbem.ruleset import registry
+from pbem.store.journal import Journal
+from pbem.store.store import Store
 
 out_option = click.option(
     "-o",

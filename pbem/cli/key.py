@@ -1,6 +1,6 @@
 """``pbem key``: make, list, export and import identities (DESIGN §4, §8).
 
-The commands are thin: they read arguments and passphrases, call :mod:`pbem.core.keyring`
+The commands are thin: they read arguments and passphrases, call :mod:`pbem.crypto.keyring`
 and say what happened and what to do next. Errors from the core become one line on stderr
 and the exit code the error carries (1 rejected, 2 usage or I/O), never a traceback.
 """
@@ -14,11 +14,11 @@ from typing import Any
 import click
 
 from pbem.cli.common import read_passphrase, reports_errors
-from pbem.core.canonical import pretty
-from pbem.core.errors import UsageError
-from pbem.core.files import write_new
-from pbem.core.keyring import Keyring
-from pbem.core.keys import IdentityCard
+from pbem.crypto.keyring import Keyring
+from pbem.crypto.keys import IdentityCard
+from pbem.format.canonical import pretty
+from pbem.format.errors import UsageError
+from pbem.format.files import write_new
 
 
 def _card_json(card: IdentityCard, **more: Any) -> dict[str, Any]:

@@ -26,16 +26,16 @@ from pbem.cli.common import (
     seat_of_card,
 )
 from pbem.cli.progress import Progress
-from pbem.core.author import describe_awaiting, own_sealed_action, private_knowledge, utc_now
-from pbem.core.awaiting import decides, signature_due
-from pbem.core.dropouts import due, waiting
-from pbem.core.errors import UsageError
-from pbem.core.keys import IdentityCard
-from pbem.core.logbook import with_open_batch
-from pbem.core.notes import step_notes
-from pbem.core.position import Position
-from pbem.core.store import Store
-from pbem.core.words import plural
+from pbem.crypto.keys import IdentityCard
+from pbem.crypto.notes import step_notes
+from pbem.format.errors import UsageError
+from pbem.format.words import plural
+from pbem.ledger.awaiting import decides, signature_due
+from pbem.ledger.deadlines import due, waiting
+from pbem.ledger.logbook import with_open_batch
+from pbem.ledger.position import Position
+from pbem.play.author import describe_awaiting, own_sealed_action, private_knowledge, utc_now
+from pbem.store.store import Store
 
 
 def _owed(opened: Opened, target: str, seat: int | None) -> list[str]:

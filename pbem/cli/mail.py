@@ -1,6 +1,6 @@
 """``pbem send``, ``receive``, ``games``, ``watch`` and ``config``: playing by email.
 
-Thin, like every command: parse, call ``pbem.core.store`` and ``pbem.mail``, print what
+Thin, like every command: parse, call ``pbem.store.store`` and ``pbem.mail``, print what
 happened and what to do next. A mail server that fails is an I/O error (exit 2); a copy
 that is refused (stale, forked, damaged) exits 1 after everything else was imported.
 """
@@ -28,13 +28,12 @@ from pbem.cli.common import (
     reports_errors,
 )
 from pbem.cli.progress import Progress
-from pbem.core.awaiting import waits_for
-from pbem.core.errors import PbemError, Rejected, UsageError
-from pbem.core.files import write_new
-from pbem.core.keyring import default_home
-from pbem.core.keys import IdentityCard
-from pbem.core.store import Store, short_id
-from pbem.core.words import plural
+from pbem.crypto.keyring import default_home
+from pbem.crypto.keys import IdentityCard
+from pbem.format.errors import PbemError, Rejected, UsageError
+from pbem.format.files import write_new
+from pbem.format.words import plural
+from pbem.ledger.awaiting import waits_for
 from pbem.mail import config as mail_config
 from pbem.mail import transport
 from pbem.mail.botseat import check_spec
@@ -42,6 +41,7 @@ from pbem.mail.inbox import describe, import_message
 from pbem.mail.outgoing import prepare
 from pbem.mail.robot import NOTIFY_VARIABLES, PassReport, Robot
 from pbem.mail.sources import read_messages
+from pbem.store.store import Store, short_id
 
 #: ``pbem receive`` lists at most this many new steps per game.
 SHOWN = 12

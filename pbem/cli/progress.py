@@ -3,7 +3,7 @@
 Shown only when stderr is a terminal and the command has run for over a second, so that
 scripts, pipes and quick commands see nothing; rewritten in place, and wiped when the work
 is done. It is a callback the command hands to the store or the replay (``Progress`` in
-``pbem.core.replay``): no global state.
+``pbem.ledger.replay``): no global state.
 """
 
 from __future__ import annotations

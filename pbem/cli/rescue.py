@@ -21,14 +21,14 @@ from pbem.cli.common import (
     reports_errors,
 )
 from pbem.cli.game import card_of, out_option
-from pbem.core import rescue
-from pbem.core.errors import UsageError
-from pbem.core.journal import Journal
-from pbem.core.keyring import Keyring
-from pbem.core.keys import Identity
-from pbem.core.playing import sign_in_store
-from pbem.core.position import Position
-from pbem.core.store import Store
+from pbem.crypto.keyring import Keyring
+from pbem.crypto.keys import Identity
+from pbem.format.errors import UsageError
+from pbem.ledger.position import Position
+from pbem.play import rescue
+from pbem.play.playing import sign_in_store
+from pbem.store.journal import Journal
+from pbem.store.store import Store
 
 
 def _finish(

@@ -16,11 +16,12 @@ from typing import Any
 import click
 
 from pbem.cli.common import emit, json_option, reports_errors
-from pbem.core import gamefile, registry
-from pbem.core.errors import UsageError
-from pbem.core.replay import Replay
-from pbem.core.rulebook import Rulebook, Section, Topic
-from pbem.core.rules import Ruleset
+from pbem.format import gamefile
+from pbem.format.errors import UsageError
+from pbem.ledger.replay import Replay
+from pbem.ruleset import registry
+from pbem.ruleset.rulebook import Rulebook, Section, Topic
+from pbem.ruleset.rules import Ruleset
 
 RULINGS = "rulings"
 

@@ -9,12 +9,12 @@ from typing import Any
 import click
 
 from pbem.cli.common import emit, json_option, reports_errors
-from pbem.core import registry
-from pbem.core.errors import Rejected, UsageError
-from pbem.core.files import atomic_write
-from pbem.core.gamefile import GameFile
-from pbem.core.keys import IdentityCard
-from pbem.resources import resource_dir
+from pbem.crypto.keys import IdentityCard
+from pbem.format.errors import Rejected, UsageError
+from pbem.format.files import atomic_write
+from pbem.format.gamefile import GameFile
+from pbem.format.resources import resource_dir
+from pbem.ruleset import registry
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ID_PREFIX = "urn:pbem:schema:"

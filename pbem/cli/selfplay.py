@@ -7,10 +7,10 @@ from pathlib import Path
 import click
 
 from pbem.cli.common import emit, json_option, reports_errors, ruleset_options
-from pbem.core import registry
-from pbem.core.errors import UsageError
-from pbem.core.selfplay import play_game
-from pbem.core.words import plural
+from pbem.format.errors import UsageError
+from pbem.format.words import plural
+from pbem.play.selfplay import play_game
+from pbem.ruleset import registry
 
 
 @click.command()

@@ -25,10 +25,10 @@ from pbem.cli.common import (
     reports_errors,
 )
 from pbem.cli.progress import Progress
-from pbem.core import gamefile
-from pbem.core.errors import Rejected, UsageError
-from pbem.core.files import write_new
-from pbem.core.store import Store, short_id
+from pbem.format import gamefile
+from pbem.format.errors import Rejected, UsageError
+from pbem.format.files import write_new
+from pbem.store.store import Store, short_id
 from pbem.view.history import walk
 from pbem.view.render import board_svg, page_html
 from pbem.view.seats import seats_of

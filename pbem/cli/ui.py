@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from pbem.cli.common import as_option, emit, json_option, own_name, reports_errors
-from pbem.core.keyring import Keyring, default_home
+from pbem.crypto.keyring import Keyring, default_home
 
 
 @click.command()

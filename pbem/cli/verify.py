@@ -17,13 +17,14 @@ import click
 
 from pbem.cli.common import emit, emit_refused, json_option, reports_errors, where_of
 from pbem.cli.progress import Progress
-from pbem.core import gamefile, registry
-from pbem.core.audit import compare_files
-from pbem.core.awaiting import describe_awaiting
-from pbem.core.errors import PbemError, Rejected, UsageError
-from pbem.core.gamefile import GameFile, Genesis
-from pbem.core.replay import replay_file
-from pbem.core.words import plural
+from pbem.format import gamefile
+from pbem.format.errors import PbemError, Rejected, UsageError
+from pbem.format.gamefile import GameFile, Genesis
+from pbem.format.words import plural
+from pbem.ledger.audit import compare_files
+from pbem.ledger.awaiting import describe_awaiting
+from pbem.ledger.replay import replay_file
+from pbem.ruleset import registry
 
 
 @dataclass(frozen=True)

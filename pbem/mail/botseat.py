@@ -1,14 +1,14 @@
 """A seat held by a bot, for ``pbem watch --bot SPEC``: a person plays against the computer
 by mail.
 
-The bot decides on what the seat may know (``pbem.core.author.knowledge``: the public
+The bot decides on what the seat may know (``pbem.play.author.knowledge``: the public
 state, its own hand and peeks, its own sealed action) and nothing else, exactly as in the
 rules-only tournaments; its choice is then written in the game's notation and signed by
-``pbem.core.playing.play_moves``, the code behind ``pbem play``, so the same checks,
+``pbem.play.playing.play_moves``, the code behind ``pbem play``, so the same checks,
 journal and signing apply as to a person's move. The robot mails the result on.
 
 The bot's random stream is fixed by the game, the step and the seat's per-game secret
-(``pbem.core.seatsecret``, purpose ``bot``): the same position gives the same choice on a
+(``pbem.crypto.seatsecret``, purpose ``bot``): the same position gives the same choice on a
 restart, and an opponent, who does not hold the secret, cannot foresee it.
 """
 
@@ -17,18 +17,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from pbem.core import registry
-from pbem.core.author import knowledge, seat_of, seat_secret
-from pbem.core.awaiting import decides
-from pbem.core.canonical import b64d
-from pbem.core.errors import UsageError
-from pbem.core.keys import Identity
-from pbem.core.playing import play_moves
-from pbem.core.position import Position
-from pbem.core.randomness import Rng
-from pbem.core.rules import Bot, RulesError
-from pbem.core.seatsecret import derive
-from pbem.core.store import Store
+from pbem.crypto.keys import Identity
+from pbem.crypto.randomness import Rng
+from pbem.crypto.seatsecret import derive
+from pbem.format.canonical import b64d
+from pbem.format.errors import UsageError
+from pbem.ledger.awaiting import decides
+from pbem.ledger.position import Position
+from pbem.play.author import knowledge, seat_of, seat_secret
+from pbem.play.playing import play_moves
+from pbem.ruleset import registry
+from pbem.ruleset.rules import Bot, RulesError
+from pbem.store.store import Store
 
 USAGE = "--bot SPEC: random, greedy, mcts or mcts:N (N iterations a decision)"
 

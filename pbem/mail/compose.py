@@ -20,15 +20,16 @@ from typing import Any, Literal
 
 import jinja2
 
-from pbem.core.author import describe_awaiting
-from pbem.core.awaiting import cosigners, needs_decision
-from pbem.core.keys import IdentityCard
-from pbem.core.logbook import with_open_batch
-from pbem.core.notes import step_notes
-from pbem.core.position import Position, Record
-from pbem.core.store import Head, short_id
+from pbem.crypto.keys import IdentityCard
+from pbem.crypto.notes import step_notes
+from pbem.format.resources import resource_dir
+from pbem.ledger.awaiting import cosigners, needs_decision
+from pbem.ledger.logbook import with_open_batch
+from pbem.ledger.position import Position
+from pbem.ledger.terms import Record
 from pbem.mail.config import Smtp
-from pbem.resources import resource_dir
+from pbem.play.author import describe_awaiting
+from pbem.store.store import Head, short_id
 
 HISTORY_LINES = 40
 
@@ -79,7 +80,7 @@ def choose_recipients(
     if to == "all" or replay.result is not None:
         return Recipients(everyone, [])
     if replay.demand is not None and replay.unsealing is not None:  # the escrow holders
-        from pbem.core.dropouts import signer_card
+        from pbem.ledger.seats import signer_card
 
         holders = [signer_card(replay, s) for s in replay.demand.seats]
         others = [c for c in everyone if c not in holders] if cc == "others" else []

@@ -15,10 +15,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pbem.core.canonical import parse, pretty
-from pbem.core.errors import Rejected, UsageError
-from pbem.core.files import atomic_write
-from pbem.core.keyring import default_home
+from pbem.crypto.keyring import default_home
+from pbem.format.canonical import parse, pretty
+from pbem.format.errors import Rejected, UsageError
+from pbem.format.files import atomic_write
 
 Security = Literal["starttls", "tls", "none"]
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}

@@ -17,9 +17,9 @@ import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 
-from pbem.core import gamefile
-from pbem.core.errors import Rejected
-from pbem.core.gamefile import GameFile
+from pbem.format import gamefile
+from pbem.format.errors import Rejected
+from pbem.format.gamefile import GameFile
 
 MARKER = re.compile(r'"format"\s*:\s*"pbem/')
 QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
-from pbem.core.errors import PbemError
-from pbem.core.keys import IdentityCard
-from pbem.core.store import Imported, Store, short_id
-from pbem.core.words import plural
+from pbem.crypto.keys import IdentityCard
+from pbem.format.errors import PbemError
+from pbem.format.words import plural
+from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
 from pbem.mail.extract import find_games
+from pbem.store.store import Imported, Store, short_id
 
 
 @dataclass

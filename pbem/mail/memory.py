@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from email.message import EmailMessage
 
-from pbem.core.store import Store
+from pbem.store.store import Store
 
 
 class Memory:

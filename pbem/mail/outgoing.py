@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Literal
 
-from pbem.core.author import automatic
-from pbem.core.awaiting import needs_decision
-from pbem.core.errors import UsageError
-from pbem.core.journal import Journal
-from pbem.core.keys import Identity, IdentityCard
-from pbem.core.store import Store
+from pbem.crypto.keys import Identity, IdentityCard
+from pbem.format.errors import UsageError
+from pbem.ledger.awaiting import needs_decision
 from pbem.mail.compose import message_for
 from pbem.mail.config import Smtp
+from pbem.play.author import automatic
+from pbem.store.journal import Journal
+from pbem.store.store import Store
 
 
 @dataclass

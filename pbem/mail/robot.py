@@ -31,15 +31,11 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.core.author import automatic, describe_awaiting, utc_now
-from pbem.core.awaiting import needs_decision, signature_due, waits_for
-from pbem.core.dropouts import due, waiting
-from pbem.core.errors import PbemError
-from pbem.core.journal import Journal
-from pbem.core.keys import Identity
-from pbem.core.rescue import callers
-from pbem.core.store import Head, Store, short_id
-from pbem.core.words import plural
+from pbem.crypto.keys import Identity
+from pbem.format.errors import PbemError
+from pbem.format.words import plural
+from pbem.ledger.awaiting import needs_decision, signature_due, waits_for
+from pbem.ledger.deadlines import due, waiting
 from pbem.mail import transport
 from pbem.mail.botseat import BotSeat
 from pbem.mail.compose import message_for, reminder_for
@@ -48,6 +44,10 @@ from pbem.mail.extract import parse_message
 from pbem.mail.inbox import describe, import_message
 from pbem.mail.memory import Memory
 from pbem.mail.waiting import Waiter, Woken
+from pbem.play.author import automatic, describe_awaiting, utc_now
+from pbem.play.rescue import callers
+from pbem.store.journal import Journal
+from pbem.store.store import Head, Store, short_id
 
 NOTIFY_TIMEOUT = 60
 

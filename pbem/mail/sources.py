@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbem.core.errors import UsageError
+from pbem.format.errors import UsageError
 
 
 def read_messages(source: str) -> Iterator[tuple[str, bytes]]:

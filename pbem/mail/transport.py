@@ -21,7 +21,7 @@ from email.message import EmailMessage
 from types import TracebackType
 from typing import Any
 
-from pbem.core.errors import UsageError
+from pbem.format.errors import UsageError
 from pbem.mail.config import Imap, Server, Smtp, check_plaintext, port, require_host
 
 NETWORK_ERRORS = (OSError, EOFError, smtplib.SMTPException, imaplib.IMAP4.error)

@@ -25,15 +25,15 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from pbem.cli.common import PASSPHRASE_ENV, Opened, export_head, newest_export
-from pbem.core.awaiting import decides, needs_decision
-from pbem.core.errors import PbemError, Rejected, UsageError
-from pbem.core.keyring import Keyring
-from pbem.core.keys import Identity, IdentityCard
-from pbem.core.playing import play_moves
-from pbem.core.store import Head, Store
+from pbem.crypto.keyring import Keyring
+from pbem.crypto.keys import Identity, IdentityCard
+from pbem.format.errors import PbemError, Rejected, UsageError
+from pbem.ledger.awaiting import decides, needs_decision
 from pbem.mail import config as mail_config
 from pbem.mail import transport
 from pbem.mail.outgoing import prepare
+from pbem.play.playing import play_moves
+from pbem.store.store import Head, Store
 from pbem.ui.decide import Ask, decide
 from pbem.ui.guard import Guard
 from pbem.ui.pages import Page, error_page, game_page, games_page

@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pbem.core.awaiting import decides
-from pbem.core.errors import UsageError
-from pbem.core.position import Position
-from pbem.core.rules import RulesError, Turn
+from pbem.format.errors import UsageError
+from pbem.ledger.awaiting import decides
+from pbem.ledger.position import Position
+from pbem.ruleset.rules import RulesError, Turn
 from pbem.ui.pickers import Judged, Verb, picker_for
 from pbem.view.history import Private
 from pbem.view.render import draw_board

@@ -22,13 +22,13 @@ from typing import Any
 import jinja2
 
 from pbem.cli.common import newest_export, owes_automatic, seat_of_card
-from pbem.core.author import describe_awaiting, private_knowledge, utc_now
-from pbem.core.awaiting import decides
-from pbem.core.dropouts import due, waiting
-from pbem.core.keys import Identity, IdentityCard
-from pbem.core.position import Position
-from pbem.core.store import Store, short_id
-from pbem.resources import resource_dir
+from pbem.crypto.keys import Identity, IdentityCard
+from pbem.format.resources import resource_dir
+from pbem.ledger.awaiting import decides
+from pbem.ledger.deadlines import due, waiting
+from pbem.ledger.position import Position
+from pbem.play.author import describe_awaiting, private_knowledge, utc_now
+from pbem.store.store import Store, short_id
 from pbem.ui.pickers import labels_for
 from pbem.view.history import walk
 from pbem.view.render import page_context

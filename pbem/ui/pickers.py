@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
-from pbem.core.rules import RulesError, Ruleset
+from pbem.ruleset.rules import RulesError, Ruleset
 
 Status = Literal["refused", "partial", "legal"]
 

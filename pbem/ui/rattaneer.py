@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from pbem.core.rules import Ruleset
 from pbem.games.rattaneer.actions import Place
 from pbem.games.rattaneer.notation import X
 from pbem.games.rattaneer.state import AREAS, PIRATES, State
+from pbem.ruleset.rules import Ruleset
 from pbem.ui.pickers import Judged, Picker, Verb
 
 VERB = "pirates"

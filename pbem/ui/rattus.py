@@ -18,11 +18,11 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from pbem.core.rules import Ruleset
 from pbem.games.rattus import data
 from pbem.games.rattus.notation import USAGE
 from pbem.games.rattus.state import State, faces_of
 from pbem.games.rattus.topics import face_text
+from pbem.ruleset.rules import Ruleset
 from pbem.ui.pickers import WordPicker
 
 ABILITIES = frozenset({"peasant", "merchant", "monk", "witch", "king", "sultan", "caravan"})

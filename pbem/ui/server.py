@@ -10,7 +10,7 @@ from pathlib import Path
 
 import uvicorn
 
-from pbem.core.errors import UsageError
+from pbem.format.errors import UsageError
 from pbem.ui.app import Settings, build
 
 HOST = "127.0.0.1"

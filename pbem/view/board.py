@@ -21,8 +21,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from pbem.core.rulebook import Topic, citations
-from pbem.core.rules import Chance, Parallel, Ruleset, Turn
+from pbem.ruleset.rulebook import Topic, citations
+from pbem.ruleset.rules import Chance, Parallel, Ruleset, Turn
 from pbem.view.history import Private
 from pbem.view.seats import Seat
 

@@ -18,15 +18,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from pbem.core import registry
-from pbem.core.author import describe_awaiting, own_sealed_action, private_knowledge, seat_of
-from pbem.core.errors import Rejected, UsageError
-from pbem.core.gamefile import Batch, GameFile, step_hash
-from pbem.core.keys import Identity
-from pbem.core.notes import step_notes
-from pbem.core.replay import Record, Replay, StepRejected
-from pbem.core.rules import Result, Ruleset
-from pbem.core.words import plural
+from pbem.crypto.keys import Identity
+from pbem.crypto.notes import step_notes
+from pbem.format.errors import Rejected, UsageError
+from pbem.format.gamefile import Batch, GameFile, step_hash
+from pbem.format.words import plural
+from pbem.ledger.replay import Record, Replay, StepRejected
+from pbem.play.author import describe_awaiting, own_sealed_action, private_knowledge, seat_of
+from pbem.ruleset import registry
+from pbem.ruleset.rules import Result, Ruleset
 
 Status = Literal["verified", "open", "failed", "unchecked"]
 

@@ -12,8 +12,6 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from pbem.core.rulebook import Topic
-from pbem.core.rules import Ruleset
 from pbem.games.rattaneer.actions import Place
 from pbem.games.rattaneer.cards import Bonus, CardSet, PlunderCard
 from pbem.games.rattaneer.scoring import score
@@ -34,6 +32,8 @@ from pbem.games.rattaneer.state import (
 )
 from pbem.games.rattaneer.text import BONUS_TEXT
 from pbem.games.rattaneer.topics import card_entries
+from pbem.ruleset.rulebook import Topic
+from pbem.ruleset.rules import Ruleset
 from pbem.view.board import NOTE, ROW, BoardView, Chip, Column, Note, Stack
 from pbem.view.history import Private
 from pbem.view.seats import Seat

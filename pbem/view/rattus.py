@@ -16,12 +16,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from pbem.core.rulebook import Topic, citations
-from pbem.core.rules import Ruleset
 from pbem.games.rattus import flow, text, topics
 from pbem.games.rattus.data import TokenFace
 from pbem.games.rattus.scoring import parts
 from pbem.games.rattus.state import RegionState, State, cards_of, faces_of
+from pbem.ruleset.rulebook import Topic, citations
+from pbem.ruleset.rules import Ruleset
 from pbem.view.board import ROW, BoardView, Chip, Column, Note, Stack
 from pbem.view.history import Private
 from pbem.view.rattus_map import MapRegion, rattus_map

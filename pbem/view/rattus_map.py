@@ -13,8 +13,8 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from pbem.core.rules import Model
 from pbem.games.rattus.data import DATA
+from pbem.ruleset.rules import Model
 
 Point = tuple[int, int]
 

@@ -21,9 +21,9 @@ from typing import Any
 import jinja2
 from pydantic import BaseModel
 
-from pbem.core.gamefile import Genesis
-from pbem.core.rules import Ruleset
-from pbem.resources import resource_dir
+from pbem.format.gamefile import Genesis
+from pbem.format.resources import resource_dir
+from pbem.ruleset.rules import Ruleset
 from pbem.view.board import BoardView
 from pbem.view.history import History, Position, Private
 from pbem.view.rules_panel import shown

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from pbem.core.rulebook import RULING, Rulebook, Section
+from pbem.ruleset.rulebook import RULING, Rulebook, Section
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _CODE = re.compile(r"`([^`]+)`")

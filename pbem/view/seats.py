@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.core.gamefile import Genesis
+from pbem.format.gamefile import Genesis
 
 OKABE_ITO = (
     ("blue", "#0072B2"),

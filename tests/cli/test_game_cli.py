@@ -310,7 +310,7 @@ def test_the_file_of_the_head_is_named_only_while_it_holds_the_head(
     """What ``pbem ui`` titles its page with: the newest export only while no step came
     in since (else the page named a file that holds fewer steps than it shows)."""
     from pbem.cli.common import newest_export
-    from pbem.core.store import Store
+    from pbem.store.store import Store
 
     home = Path(os.environ["PBEM_HOME"])
     mine = last_file(ok("play", "g.json", "--as", "bob", "--json"))

@@ -11,10 +11,10 @@ from click.testing import CliRunner, Result
 
 from pbem.cli import common as cli_common
 from pbem.cli import key as key_cli
-from pbem.core.canonical import pretty
-from pbem.core.errors import Rejected, UsageError
-from pbem.core.keyring import FAST_KDF_ENV, Keyring
-from pbem.core.keys import IdentityCard
+from pbem.crypto.keyring import FAST_KDF_ENV, Keyring
+from pbem.crypto.keys import IdentityCard
+from pbem.format.canonical import pretty
+from pbem.format.errors import Rejected, UsageError
 
 
 @click.group()

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core import gamefile, notes
-from pbem.core.canonical import b64e
-from pbem.core.gamefile import message_for
-from pbem.core.keyring import Keyring
+from pbem.crypto import notes
+from pbem.crypto.keyring import Keyring
+from pbem.format import gamefile
+from pbem.format.canonical import b64e
+from pbem.format.gamefile import message_for
 from tests.cli.test_game_cli import error, ok, pbem
 
 SECRET = "Carol, the Tavern is yours if you leave me the island."

@@ -9,9 +9,10 @@ import select
 from pathlib import Path
 
 from pbem.cli.progress import Progress
-from pbem.core import gamefile, registry
-from pbem.core.replay import replay_file
-from pbem.core.store import Store
+from pbem.format import gamefile
+from pbem.ledger.replay import replay_file
+from pbem.ruleset import registry
+from pbem.store.store import Store
 from tests.cli.test_game_cli import pbem
 
 

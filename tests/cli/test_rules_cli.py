@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from pbem.core import registry
 from pbem.games.rattaneer.cards import DEFAULT_CARDS, cards_hash
 from pbem.games.rattus import data
+from pbem.ruleset import registry
 from tests.cli.test_game_cli import error, pbem
 
 

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from pbem.core import gamefile, registry
-from pbem.core.errors import Rejected
-from pbem.core.replay import replay_file
+from pbem.format import gamefile
+from pbem.format.errors import Rejected
+from pbem.ledger.replay import replay_file
+from pbem.ruleset import registry
 from tests.conformance.verifier import Invalid, verify
 from tests.format.test_schemas import MUTATIONS
 from tests.format.vectors import VECTORS

@@ -1,7 +1,7 @@
 """An independent HPKE (RFC 9180) for tests: base mode, DHKEM(X25519, HKDF-SHA256),
 HKDF-SHA256, ChaCha20-Poly1305, single shot, written from the RFC's §4, §5.1, §5.2, §7.
 
-It exists to check ``pbem.core.hpke`` from outside: that ``cryptography`` implements the
+It exists to check ``pbem.crypto.hpke`` from outside: that ``cryptography`` implements the
 suite pbem names (the suite ids enter every label, so another suite would not decrypt here),
 that ``enc ‖ ct`` is the encoding, and to seal with a chosen ephemeral key (which the
 library cannot), so that known-answer vectors pin sealed bytes. It is checked against

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core import gamefile, registry
-from pbem.core.audit import compare_files, merge_files
-from pbem.core.author import act, automatic, seal_key_for
-from pbem.core.canonical import b64e
-from pbem.core.errors import Rejected
-from pbem.core.gamefile import Batch, GameFile, RulesetPin
-from pbem.core.replay import replay_file
+from pbem.format import gamefile
+from pbem.format.canonical import b64e
+from pbem.format.errors import Rejected
+from pbem.format.gamefile import Batch, GameFile, RulesetPin
+from pbem.ledger.audit import compare_files, merge_files
+from pbem.ledger.replay import replay_file
+from pbem.play.author import act, automatic, seal_key_for
+from pbem.ruleset import registry
 from tests.helpers import (
     Seeded,
     commit_all,
@@ -105,7 +106,7 @@ def test_envelope_replayed_from_another_game() -> None:
     replay_a, ids = guess_game(2, seed=5)
     replay_b, _ = guess_game(2, seed=5)
     # Same seats, same seed, but a fresh game id: rebuild B with another entropy.
-    from pbem.core.author import new_game
+    from pbem.play.author import new_game
 
     replay_b = new_game(
         RULES, RULES.parse_options({}), [i.card for i in ids], ids[0], entropy=Seeded(99)

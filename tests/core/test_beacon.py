@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pbem.core.author import act, automatic, beacon_chain, deck_secret
-from pbem.core.canonical import b64d
-from pbem.core.randomness import Rng, chain_step, draw_value
-from pbem.core.rules import Turn
+from pbem.crypto.randomness import Rng, chain_step, draw_value
+from pbem.format.canonical import b64d
+from pbem.play.author import act, automatic, beacon_chain, deck_secret
+from pbem.ruleset.rules import Turn
 from tests.helpers import commit_all, guess_game
 from tests.rulesets.guess import Choose, Guess
 

@@ -9,7 +9,7 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.core.canonical import (
+from pbem.format.canonical import (
     _FAST,
     MAX_FILE_BYTES,
     _in_fast_domain,
@@ -21,7 +21,7 @@ from pbem.core.canonical import (
     plain_text,
     pretty,
 )
-from pbem.core.errors import Rejected
+from pbem.format.errors import Rejected
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=20),

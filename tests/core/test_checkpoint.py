@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core import registry
-from pbem.core.checkpoint import restore, snapshot
-from pbem.core.position import Position
-from pbem.core.replay import replay_file
-from pbem.core.selfplay import play_game
+from pbem.ledger.checkpoint import restore, snapshot
+from pbem.ledger.position import Position
+from pbem.ledger.replay import replay_file
+from pbem.play.selfplay import play_game
+from pbem.ruleset import registry
 
 
 def continued(game, upto: int) -> Position:
@@ -29,7 +29,7 @@ def continued(game, upto: int) -> Position:
 def test_restored_positions_continue_to_the_same_end(ruleset: str, players: int) -> None:
     rules = registry.get(ruleset)
     report = play_game(rules, players, 4, rules.parse_options({}), ["random"], None)
-    from pbem.core import gamefile
+    from pbem.format import gamefile
 
     game = gamefile.decode(report.text)
     whole = replay_file(game, rules)
@@ -42,8 +42,8 @@ def test_restored_positions_continue_to_the_same_end(ruleset: str, players: int)
 def test_a_checkpoint_in_the_middle_of_a_batch_continues_it() -> None:
     """Open batches are checkpointed with what they collected so far: sealed openings,
     decryption shares, commitments."""
-    from pbem.core import gamefile
-    from pbem.core.gamefile import Batch
+    from pbem.format import gamefile
+    from pbem.format.gamefile import Batch
 
     rules = registry.get("peek")
     game = gamefile.decode(play_game(rules, 3, 4, {}, ["random"], None).text)
@@ -69,10 +69,10 @@ def test_a_checkpoint_holds_no_secret_a_seat_opened_or_made_in_memory() -> None:
     (issue 13), in memory only: the checkpoint the store writes holds none of it."""
     import zlib
 
-    from pbem.core import deck
-    from pbem.core.author import automatic, deck_secret, new_game, private_knowledge
-    from pbem.core.canonical import b64e
-    from pbem.core.selfplay import bot_identities
+    from pbem.crypto import deck
+    from pbem.format.canonical import b64e
+    from pbem.play.author import automatic, deck_secret, new_game, private_knowledge
+    from pbem.play.selfplay import bot_identities
     from tests.helpers import Seeded
 
     rules = registry.get("peek")

@@ -16,10 +16,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from nacl import bindings as nb
 
-from pbem.core import deck as dk
-from pbem.core import group
-from pbem.core.errors import Rejected
-from pbem.core.group import BASE, IDENTITY, DeckError, L
+from pbem.crypto import deck as dk
+from pbem.crypto import group
+from pbem.crypto.group import BASE, IDENTITY, DeckError, L
+from pbem.format.errors import Rejected
 
 GAME = bytes(range(16))
 DECK = "regions"

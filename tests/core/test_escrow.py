@@ -1,5 +1,5 @@
-"""Escrowed seat secrets (``pbem.core.escrow``) and what is derived from them
-(``pbem.core.seatsecret``): round trips for 1 to 5 holders, every forged deal, copied share
+"""Escrowed seat secrets (``pbem.crypto.escrow``) and what is derived from them
+(``pbem.crypto.seatsecret``): round trips for 1 to 5 holders, every forged deal, copied share
 and bad published share refused with one line, every decoder's refusals, and the
 known-answer vector quoted in the spec (``schemas/vectors/escrow.json``)."""
 
@@ -12,13 +12,13 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.core import deck, escrow, group, hpke
-from pbem.core.canonical import b64e, canonical
-from pbem.core.errors import Rejected
-from pbem.core.escrow import Escrow
-from pbem.core.group import BASE, L, frame
-from pbem.core.keys import Identity
-from pbem.core.seatsecret import derive
+from pbem.crypto import deck, escrow, group, hpke
+from pbem.crypto.escrow import Escrow
+from pbem.crypto.group import BASE, L, frame
+from pbem.crypto.keys import Identity
+from pbem.crypto.seatsecret import derive
+from pbem.format.canonical import b64e, canonical
+from pbem.format.errors import Rejected
 from tests.core import hpke_reference as ref
 from tests.core.test_deck import TORSION
 from tests.core.test_hpke import box_secret

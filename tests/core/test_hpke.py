@@ -1,4 +1,4 @@
-"""HPKE to a player's box key (``pbem.core.hpke``): the suite and encoding it claims, checked
+"""HPKE to a player's box key (``pbem.crypto.hpke``): the suite and encoding it claims, checked
 with an independent implementation from RFC 9180 (itself checked on the RFC's vector
 A.2.1), round trips, and every way a message can fail to open."""
 
@@ -9,9 +9,9 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.core import hpke
-from pbem.core.errors import Rejected
-from pbem.core.keys import X25519_INFO, Identity
+from pbem.crypto import hpke
+from pbem.crypto.keys import X25519_INFO, Identity
+from pbem.format.errors import Rejected
 from tests.core import hpke_reference as ref
 
 INFO, AAD = b"pbem/1/test\0context", b"public data"
@@ -22,7 +22,7 @@ def holder(n: int) -> Identity:
 
 
 def box_secret(n: int) -> bytes:
-    """The raw X25519 private key ``holder(n)`` derives (as ``pbem.core.keys`` does)."""
+    """The raw X25519 private key ``holder(n)`` derives (as ``pbem.crypto.keys`` does)."""
     hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=X25519_INFO)
     return hkdf.derive(bytes([n]) * 32)
 

@@ -16,10 +16,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.core.canonical import b64d, b64e, pretty
-from pbem.core.errors import Rejected, UsageError
-from pbem.core.keyring import FAST_KDF_ENV, Keyring, default_home, new_kdf_params
-from pbem.core.keys import Identity, IdentityCard, fingerprint_of
+from pbem.crypto.keyring import FAST_KDF_ENV, Keyring, default_home, new_kdf_params
+from pbem.crypto.keys import Identity, IdentityCard, fingerprint_of
+from pbem.format.canonical import b64d, b64e, pretty
+from pbem.format.errors import Rejected, UsageError
 
 GAME = bytes(range(16))
 OTHER_GAME = bytes(range(1, 17))

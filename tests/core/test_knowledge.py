@@ -1,4 +1,4 @@
-"""A bot is handed what its seat may know and nothing else (pbem.core.knowledge).
+"""A bot is handed what its seat may know and nothing else (pbem.ruleset.knowledge).
 
 Whole games through the engine, with real sealed decks and sealed commitments: at every
 bot call, the knowledge handed over is exactly the items opened to that seat (each with its
@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core import deck, registry
-from pbem.core.author import act, automatic, deck_secret, knowledge, new_game, own_sealed_action
-from pbem.core.keys import Identity
-from pbem.core.knowledge import Knowledge
-from pbem.core.randomness import Rng
-from pbem.core.replay import Replay
-from pbem.core.selfplay import bot_identities
-from pbem.core.tabletop import share_context
+from pbem.crypto import deck
+from pbem.crypto.keys import Identity
+from pbem.crypto.randomness import Rng
+from pbem.ledger.replay import Replay
+from pbem.ledger.tabletop import share_context
+from pbem.play.author import act, automatic, deck_secret, knowledge, new_game, own_sealed_action
+from pbem.play.selfplay import bot_identities
+from pbem.ruleset import registry
+from pbem.ruleset.knowledge import Knowledge
 from tests.helpers import Seeded
 
 

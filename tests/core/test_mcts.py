@@ -1,4 +1,4 @@
-"""The tree search (pbem.core.mcts): deterministic for a seed, and it finds a clearly
+"""The tree search (pbem.bots.mcts): deterministic for a seed, and it finds a clearly
 winning move. (That it beats the greedy bots is measured by benchmarks/bots.py.)"""
 
 from __future__ import annotations
@@ -7,14 +7,14 @@ import hashlib
 
 import pytest
 
-from pbem.core import registry
-from pbem.core.knowledge import Knowledge
-from pbem.core.mcts import halving
-from pbem.core.randomness import Rng
-from pbem.core.rules import RulesError, Turn
-from pbem.core.simulate import World
+from pbem.bots.mcts import halving
+from pbem.bots.simulate import World
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer import day
 from pbem.games.rattaneer.actions import Spot
+from pbem.ruleset import registry
+from pbem.ruleset.knowledge import Knowledge
+from pbem.ruleset.rules import RulesError, Turn
 
 
 def seeded(label: str) -> Rng:

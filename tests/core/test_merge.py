@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.core import gamefile, registry
-from pbem.core.audit import compare, merge_files
-from pbem.core.author import act, automatic
-from pbem.core.errors import Rejected
-from pbem.core.replay import replay_file
+from pbem.format import gamefile
+from pbem.format.errors import Rejected
+from pbem.ledger.audit import compare, merge_files
+from pbem.ledger.replay import replay_file
+from pbem.play.author import act, automatic
+from pbem.ruleset import registry
 from tests.helpers import Seeded, fixed_clock, guess_game
 from tests.rulesets.guess import Guess
 

@@ -7,7 +7,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.core.randomness import Rng, chain, chain_step, draw_value
+from pbem.crypto.randomness import Rng, chain, chain_step, draw_value
 
 
 def test_same_seed_same_stream_other_seed_other_stream() -> None:

@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner
 
 from pbem.cli.schema import all_schemas, schema
-from pbem.resources import resource_dir
+from pbem.format.resources import resource_dir
 
 
 def test_checked_in_schemas_are_up_to_date() -> None:

@@ -12,16 +12,18 @@ from click.testing import CliRunner
 from nacl import bindings as nb
 
 from pbem.cli.main import main
-from pbem.core import deck, gamefile, registry, shuffleproof
-from pbem.core.audit import merge_files
-from pbem.core.author import act, automatic, deck_secret, new_game, private_knowledge
-from pbem.core.canonical import b64e, canonical
-from pbem.core.errors import Rejected
-from pbem.core.group import L
-from pbem.core.keys import Identity
-from pbem.core.replay import Replay, StepRejected, replay_file
-from pbem.core.selfplay import bot_identities, play_game
-from pbem.core.tabletop import encode_deck, pass_id, share_context, shuffle_context
+from pbem.crypto import deck, shuffleproof
+from pbem.crypto.group import L
+from pbem.crypto.keys import Identity
+from pbem.format import gamefile
+from pbem.format.canonical import b64e, canonical
+from pbem.format.errors import Rejected
+from pbem.ledger.audit import merge_files
+from pbem.ledger.replay import Replay, StepRejected, replay_file
+from pbem.ledger.tabletop import encode_deck, pass_id, share_context, shuffle_context
+from pbem.play.author import act, automatic, deck_secret, new_game, private_knowledge
+from pbem.play.selfplay import bot_identities, play_game
+from pbem.ruleset import registry
 from tests.core.test_deck import TORSION
 from tests.core.test_shuffle_proof import FIELDS, cheats, mutated
 from tests.helpers import Seeded, forged_entry, forged_envelope, play_until

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.canonical import b64d, b64e
-from pbem.core.errors import Rejected
-from pbem.core.sealing import open_sealed, seal
+from pbem.crypto.sealing import open_sealed, seal
+from pbem.format.canonical import b64d, b64e
+from pbem.format.errors import Rejected
 
 GAME, PARENT = b64e(bytes(16)), "ab" * 32
 KEY = bytes(range(32))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core import gamefile, registry
-from pbem.core.author import automatic, new_game
-from pbem.core.canonical import b64d
-from pbem.core.randomness import Rng, draw_value
-from pbem.core.replay import replay_file
-from pbem.core.selfplay import bot_identities, play_game
+from pbem.crypto.randomness import Rng, draw_value
+from pbem.format import gamefile
+from pbem.format.canonical import b64d
+from pbem.ledger.replay import replay_file
+from pbem.play.author import automatic, new_game
+from pbem.play.selfplay import bot_identities, play_game
+from pbem.ruleset import registry
 from tests.helpers import commit_all, guess_game
 
 RULES = registry.get("guess")

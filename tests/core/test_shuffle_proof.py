@@ -1,4 +1,4 @@
-"""The proof of a shuffle (``pbem.core.shuffleproof``): completeness, soundness against
+"""The proof of a shuffle (``pbem.crypto.shuffleproof``): completeness, soundness against
 each way of cheating, binding to its context, every field of the encoding, and the
 known-answer vectors quoted in the format spec (``schemas/vectors/shuffle-proof.json``).
 Engine-level refusals (at the step, naming the seat) are in ``test_sealed_decks.py``."""
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from nacl import bindings as nb
 
-from pbem.core import deck as dk
-from pbem.core import group, shuffleproof
-from pbem.core.canonical import b64d, b64e
-from pbem.core.group import BASE, DeckError, L
-from pbem.core.tabletop import encode_deck, pass_id, shuffle_context
+from pbem.crypto import deck as dk
+from pbem.crypto import group, shuffleproof
+from pbem.crypto.group import BASE, DeckError, L
+from pbem.format.canonical import b64d, b64e
+from pbem.ledger.tabletop import encode_deck, pass_id, shuffle_context
 from tests.core.test_deck import TORSION
 
 VECTORS = Path(__file__).resolve().parents[2] / "schemas" / "vectors" / "shuffle-proof.json"

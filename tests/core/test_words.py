@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.core.words import a, plural
+from pbem.format.words import a, plural
 
 
 def test_plural_takes_the_count_s_form() -> None:

@@ -11,14 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core import gamefile, registry
-from pbem.core.author import act, automatic, beacon_chain, deck_secret, new_game, seat_secret
-from pbem.core.canonical import b64e
-from pbem.core.keys import Identity
-from pbem.core.randomness import Rng
-from pbem.core.replay import Replay, replay_file
-from pbem.core.rescue import call, callers
-from pbem.core.selfplay import bot_identities
+from pbem.crypto.keys import Identity
+from pbem.crypto.randomness import Rng
+from pbem.format import gamefile
+from pbem.format.canonical import b64e
+from pbem.ledger.replay import Replay, replay_file
+from pbem.play.author import act, automatic, beacon_chain, deck_secret, new_game, seat_secret
+from pbem.play.rescue import call, callers
+from pbem.play.selfplay import bot_identities
+from pbem.ruleset import registry
 from tests.conformance import verifier as independent
 from tests.helpers import Seeded
 

@@ -4,13 +4,13 @@ file."""
 
 from __future__ import annotations
 
-from pbem.core import gamefile
-from pbem.core.author import act, private_knowledge
-from pbem.core.checkpoint import restore, snapshot
-from pbem.core.dropouts import describe_interrupt
-from pbem.core.rescue import call, callers, handover, resign
-from pbem.core.store import Store
+from pbem.format import gamefile
+from pbem.ledger.checkpoint import restore, snapshot
+from pbem.ledger.interruptions import describe_interrupt
 from pbem.mail.compose import choose_recipients
+from pbem.play.author import act, private_knowledge
+from pbem.play.rescue import call, callers, handover, resign
+from pbem.store.store import Store
 from tests.dropouts.table import Table, silent_at
 from tests.dropouts.test_attacks import at_guess
 from tests.helpers import Seeded

@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli.main import main
-from pbem.core import gamefile
-from pbem.core.canonical import MAX_SAFE_INTEGER, parse
-from pbem.core.errors import Rejected
+from pbem.format import gamefile
+from pbem.format.canonical import MAX_SAFE_INTEGER, parse
+from pbem.format.errors import Rejected
 
 HUGE = "9" * 5000
 
@@ -95,7 +95,7 @@ def test_an_identity_card_with_a_huge_integer_is_refused(tmp_path: Path) -> None
 
 
 def test_a_huge_action_number_is_refused(tmp_path: Path, guess_file: Path) -> None:
-    from pbem.core.rules import RulesError, number
+    from pbem.ruleset.rules import RulesError, number
 
     with pytest.raises(RulesError, match=r"\(5000 digits\) is out of range"):
         number(HUGE)

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from pbem.core import gamefile
-from pbem.core.author import automatic, seal_key_for
-from pbem.core.errors import Rejected
-from pbem.core.replay import replay_file
-from pbem.core.sealing import seal
+from pbem.crypto.sealing import seal
+from pbem.format import gamefile
+from pbem.format.errors import Rejected
+from pbem.ledger.replay import replay_file
+from pbem.play.author import automatic, seal_key_for
 from tests.helpers import Seeded, fixed_clock, forged_envelope, guess_game
 
 

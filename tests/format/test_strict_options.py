@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from pbem.core import registry
-from pbem.core.author import new_game
-from pbem.core.errors import Rejected
-from pbem.core.selfplay import bot_identities
+from pbem.format.errors import Rejected
+from pbem.play.author import new_game
+from pbem.play.selfplay import bot_identities
+from pbem.ruleset import registry
 from tests.helpers import Seeded, fixed_clock
 
 

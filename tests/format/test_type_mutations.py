@@ -11,10 +11,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.core import gamefile, registry
-from pbem.core.canonical import canonical
-from pbem.core.errors import Rejected
-from pbem.core.replay import replay_file
+from pbem.format import gamefile
+from pbem.format.canonical import canonical
+from pbem.format.errors import Rejected
+from pbem.ledger.replay import replay_file
+from pbem.ruleset import registry
 
 
 def scalars(value: Any, path: tuple = ()) -> list[tuple]:

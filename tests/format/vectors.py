@@ -14,10 +14,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pbem.core import gamefile, registry
-from pbem.core.canonical import pretty
-from pbem.core.gamefile import Batch, GameFile, Signed, signing_message, step_hash
-from pbem.core.selfplay import play_game
+from pbem.format import gamefile
+from pbem.format.canonical import pretty
+from pbem.format.gamefile import Batch, GameFile, Signed, signing_message, step_hash
+from pbem.play.selfplay import play_game
+from pbem.ruleset import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "schemas" / "vectors"

@@ -9,12 +9,12 @@ import hashlib
 from collections import Counter
 from typing import Any
 
-from pbem.core import registry
-from pbem.core.randomness import Rng
-from pbem.core.rules import Decision, Parallel, Ruleset
-from pbem.core.simulate import World
+from pbem.bots.simulate import World
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer import day, morning
 from pbem.games.rattaneer.state import SEA_AREAS, TRADE_PORT, area, copy, sea_cards
+from pbem.ruleset import registry
+from pbem.ruleset.rules import Decision, Parallel, Ruleset
 
 
 def seeded(label: str) -> Rng:

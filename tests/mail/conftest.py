@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli.main import main
-from pbem.core.store import Store
+from pbem.store.store import Store
 from tests.mail.servers import (
     HOST,
     PASSWORD,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.core.journal import decision
-from pbem.core.replay import Replay
-from pbem.core.storedb import unpack
+from pbem.ledger.replay import Replay
 from pbem.mail.botseat import bot_rng
+from pbem.store.db import unpack
+from pbem.store.journal import decision
 from tests.helpers import commit_all, guess_game
 from tests.mail.conftest import Player, make_players
 from tests.mail.servers import Certs, Dovecot, Smtp

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from pbem.core.errors import UsageError
+from pbem.format.errors import UsageError
 from pbem.mail import config as mail_config
 from pbem.mail.config import Imap, Smtp
 from tests.mail.conftest import cli

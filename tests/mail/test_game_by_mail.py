@@ -8,12 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.core import gamefile, registry
-from pbem.core.author import describe_awaiting, knowledge
-from pbem.core.awaiting import decides
-from pbem.core.keyring import Keyring
-from pbem.core.randomness import Rng
-from pbem.core.replay import Replay, replay_file
+from pbem.crypto.keyring import Keyring
+from pbem.crypto.randomness import Rng
+from pbem.format import gamefile
+from pbem.ledger.awaiting import decides
+from pbem.ledger.replay import Replay, replay_file
+from pbem.play.author import describe_awaiting, knowledge
+from pbem.ruleset import registry
 from tests.mail.conftest import Player, new_game
 from tests.mail.servers import Smtp
 

@@ -15,10 +15,11 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.core import gamefile, registry
-from pbem.core.randomness import Rng
-from pbem.core.replay import replay_file
-from pbem.core.store import Store
+from pbem.crypto.randomness import Rng
+from pbem.format import gamefile
+from pbem.ledger.replay import replay_file
+from pbem.ruleset import registry
+from pbem.store.store import Store
 from tests.mail.conftest import Player, new_game
 
 RUNS = 100

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from pbem.core import gamefile
-from pbem.core.store import Store
+from pbem.format import gamefile
 from pbem.mail.extract import find_games, rejoin_strings, unflow
+from pbem.store.store import Store
 from tests.helpers import guess_game
 from tests.mail.conftest import cli
 

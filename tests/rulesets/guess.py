@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from pbem.core.randomness import Rng
-from pbem.core.rules import (
+from pbem.crypto.randomness import Rng
+from pbem.ruleset.rules import (
     Chance,
     Decision,
     Model,

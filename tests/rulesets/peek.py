@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from pbem.core.rules import (
+from pbem.ruleset.rules import (
     Decision,
     Model,
     Over,

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core import gamefile
-from pbem.core.author import act
-from pbem.core.canonical import b64e
-from pbem.core.errors import Rejected
-from pbem.core.keyring import Keyring
-from pbem.core.store import Store
-from pbem.core.storedb import FILE_NAME, WAL_BYTES, connect, transaction, unpack
+from pbem.crypto.keyring import Keyring
+from pbem.format import gamefile
+from pbem.format.canonical import b64e
+from pbem.format.errors import Rejected
+from pbem.play.author import act
+from pbem.store.db import FILE_NAME, WAL_BYTES, connect, transaction, unpack
+from pbem.store.store import Store
 from tests.helpers import ok, pbem, report
 
 NAMES = ("ann", "bea", "cid")

@@ -8,15 +8,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from pbem.core import gamefile, registry
-from pbem.core.author import act, new_game
-from pbem.core.gamefile import GameFile
-from pbem.core.keyring import Keyring, seal_identity
-from pbem.core.keys import Identity
-from pbem.core.replay import Replay
-from pbem.core.selfplay import bot_identities
-from pbem.core.store import Store
+from pbem.crypto.keyring import Keyring, seal_identity
+from pbem.crypto.keys import Identity
+from pbem.format import gamefile
+from pbem.format.gamefile import GameFile
 from pbem.games.rattus import flow
+from pbem.ledger.replay import Replay
+from pbem.play.author import act, new_game
+from pbem.play.selfplay import bot_identities
+from pbem.ruleset import registry
+from pbem.store.store import Store
 from tests.helpers import Seeded, fixed_clock, play_until
 
 PASSPHRASE = "correct horse battery staple"

@@ -20,13 +20,14 @@ from typing import Any
 from click.testing import CliRunner
 
 from pbem.cli.main import main
-from pbem.core import gamefile, registry
-from pbem.core.author import automatic, own_sealed_action
-from pbem.core.gamefile import GameFile
-from pbem.core.replay import Replay, replay_file
-from pbem.core.store import Store
+from pbem.format import gamefile
+from pbem.format.gamefile import GameFile
 from pbem.games.rattus.state import State as RattusState
 from pbem.games.rattus.state import board_of
+from pbem.ledger.replay import Replay, replay_file
+from pbem.play.author import automatic, own_sealed_action
+from pbem.ruleset import registry
+from pbem.store.store import Store
 from tests.mail.servers import HOST, Certs, Smtp
 from tests.ui.conftest import Homes, Server
 from tests.ui.tables import PASSPHRASE

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli.main import COMMANDS, main
-from pbem.core.store import Store
+from pbem.store.store import Store
 from tests.ui.conftest import Server, running
 from tests.ui.tables import PASSPHRASE, Table, furnish
 

@@ -16,17 +16,17 @@ from typing import Any
 
 import pytest
 
-from pbem.core import registry
-from pbem.core.author import new_game
-from pbem.core.errors import UsageError
-from pbem.core.replay import Replay
-from pbem.core.rules import RulesError, Turn
-from pbem.core.selfplay import bot_identities
+from pbem.format.errors import UsageError
 from pbem.games.rattaneer.state import State as RattaneerState
 from pbem.games.rattus import flow
 from pbem.games.rattus.notation import USAGE
 from pbem.games.rattus.state import State as RattusState
 from pbem.games.rattus.state import board_of
+from pbem.ledger.replay import Replay
+from pbem.play.author import new_game
+from pbem.play.selfplay import bot_identities
+from pbem.ruleset import registry
+from pbem.ruleset.rules import RulesError, Turn
 from pbem.ui.decide import Ask, decide
 from pbem.ui.pages import deadline
 from pbem.ui.pickers import Picker, WordPicker, picker_for

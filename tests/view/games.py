@@ -8,13 +8,14 @@ import json
 import re
 from functools import cache
 
-from pbem.core import deck, registry
-from pbem.core.author import new_game
-from pbem.core.canonical import b64e
-from pbem.core.gamefile import GameFile
-from pbem.core.keys import Identity
-from pbem.core.replay import Replay
-from pbem.core.selfplay import bot_identities
+from pbem.crypto import deck
+from pbem.crypto.keys import Identity
+from pbem.format.canonical import b64e
+from pbem.format.gamefile import GameFile
+from pbem.ledger.replay import Replay
+from pbem.play.author import new_game
+from pbem.play.selfplay import bot_identities
+from pbem.ruleset import registry
 from pbem.view.history import History, walk
 from pbem.view.render import page_html
 from pbem.view.seats import seats_of

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from pbem.core import registry
 from pbem.games.rattus import data
+from pbem.ruleset import registry
 from pbem.view.history import walk
 from pbem.view.rattus_map import MapFile, rattus_map
 from pbem.view.render import board_svg, page_html

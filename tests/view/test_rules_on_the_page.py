@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from pbem.core import registry
-from pbem.core.rulebook import citations
 from pbem.games.rattaneer.state import State as RattaneerState
 from pbem.games.rattus import flow
 from pbem.games.rattus.state import State as RattusState
 from pbem.games.rattus.topics import shipped
+from pbem.ruleset import registry
+from pbem.ruleset.rulebook import citations
 from pbem.view.render import board_svg, frame_html
 from pbem.view.rules_panel import blocks, shown
 from pbem.view.seats import seats_of

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from pbem.core import registry
-from pbem.core.author import act, new_game
-from pbem.core.replay import Replay
-from pbem.core.selfplay import bot_identities
 from pbem.games.rattaneer.actions import Place
+from pbem.ledger.replay import Replay
+from pbem.play.author import act, new_game
+from pbem.play.selfplay import bot_identities
+from pbem.ruleset import registry
 from pbem.view.history import walk
 from pbem.view.render import page_html
 from pbem.view.seats import seats_of

@@ -11,12 +11,13 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli.show import show
-from pbem.core import gamefile, registry
-from pbem.core.author import new_game
-from pbem.core.canonical import b64e
-from pbem.core.gamefile import Entry
-from pbem.core.keyring import Keyring, seal_identity
-from pbem.core.selfplay import bot_identities
+from pbem.crypto.keyring import Keyring, seal_identity
+from pbem.format import gamefile
+from pbem.format.canonical import b64e
+from pbem.format.gamefile import Entry
+from pbem.play.author import new_game
+from pbem.play.selfplay import bot_identities
+from pbem.ruleset import registry
 from tests.helpers import Seeded
 from tests.view.games import GAMES, played, readable
 

@@ -2,7 +2,7 @@
 
 The ruleset class lives here, in the package's ``__init__``, so that the rules' content
 hash covers the whole package (code and card data), not one module. It only routes the
-engine's contract (``pbem.core.rules``) to the modules that hold the rules, each named for
+engine's contract (``pbem.ruleset.rules``) to the modules that hold the rules, each named for
 what it holds: ``cards`` (card set schema, loading, embedding), ``state`` and ``actions``
 (models), ``start`` (options, R-2), ``morning`` (R-5), ``day`` (R-6), ``night`` (R-7),
 ``scoring`` (R-8), ``notation``, ``text``, ``bots``. Every entry point copies the state
@@ -16,21 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pbem.core.mcts import Mcts
-from pbem.core.randomness import Rng
-from pbem.core.rulebook import Topic
-from pbem.core.rules import (
-    Bot,
-    Chance,
-    Decision,
-    OptionHelp,
-    Over,
-    Parallel,
-    Result,
-    RulesError,
-    Ruleset,
-    Turn,
-)
+from pbem.bots.mcts import Mcts
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer import (
     consequences,
     day,
@@ -47,6 +34,19 @@ from pbem.games.rattaneer.bots import greedy, random_flip, random_placement
 from pbem.games.rattaneer.cards import CardSet, load_cards
 from pbem.games.rattaneer.search import RattaneerSearch
 from pbem.games.rattaneer.state import AREAS, TAVERN_LIMIT, Options, State, copy
+from pbem.ruleset.rulebook import Topic
+from pbem.ruleset.rules import (
+    Bot,
+    Chance,
+    Decision,
+    OptionHelp,
+    Over,
+    Parallel,
+    Result,
+    RulesError,
+    Ruleset,
+    Turn,
+)
 
 _ACTION_TYPES = (*AnyAction.__args__,)
 

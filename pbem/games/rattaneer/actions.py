@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from pbem.core.rules import Model
+from pbem.ruleset.rules import Model
 
 
 class Place(Model):

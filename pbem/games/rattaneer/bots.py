@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.core.knowledge import Knowledge
-from pbem.core.randomness import Rng
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer import day
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Place, Spot, Take
 from pbem.games.rattaneer.cards import CardSet, PlunderCard
@@ -31,6 +30,7 @@ from pbem.games.rattaneer.state import (
     sea_cards,
     supply,
 )
+from pbem.ruleset.knowledge import Knowledge
 
 if TYPE_CHECKING:
     from pbem.games.rattaneer import Rattaneer

@@ -21,9 +21,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, PrivateAttr, ValidationError, model_validator
 
-from pbem.core.canonical import canonical, parse
-from pbem.core.errors import Rejected
-from pbem.core.rules import Model, RulesError
+from pbem.format.canonical import canonical, parse
+from pbem.format.errors import Rejected
+from pbem.ruleset.rules import Model, RulesError
 
 DEFAULT_CARDS = Path(__file__).parent / "data" / "cards.json"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from pbem.core.words import plural
+from pbem.format.words import plural
 from pbem.games.rattaneer.state import State
 
 T = TypeVar("T")

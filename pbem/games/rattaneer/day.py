@@ -15,9 +15,8 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Literal
 
-from pbem.core.randomness import Rng
-from pbem.core.rules import RulesError
-from pbem.core.words import plural
+from pbem.crypto.randomness import Rng
+from pbem.format.words import plural
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Spot, Take
 from pbem.games.rattaneer.cards import CardSet, ShipCard
 from pbem.games.rattaneer.decks import draw
@@ -39,6 +38,7 @@ from pbem.games.rattaneer.state import (
     sea_cards,
     supply,
 )
+from pbem.ruleset.rules import RulesError
 
 Kind = Literal["buy", "take", "ship", "trade", "island"]
 

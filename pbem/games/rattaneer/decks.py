@@ -7,7 +7,7 @@ whole file, can know the next card before the draw is fixed.
 
 from __future__ import annotations
 
-from pbem.core.randomness import Rng
+from pbem.crypto.randomness import Rng
 
 
 def draw(deck: list[str], rng: Rng) -> str:

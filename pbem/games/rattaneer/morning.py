@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pbem.core.rules import RulesError
 from pbem.games.rattaneer.actions import Place
 from pbem.games.rattaneer.state import AREAS, PIRATES, Pieces, State, area
+from pbem.ruleset.rules import RulesError
 
 
 def check_placement(state: State, seat: int, place: Place) -> None:

@@ -3,7 +3,7 @@ of the game may be announced. The refills draw cards, so the Night is a Chance."
 
 from __future__ import annotations
 
-from pbem.core.randomness import Rng
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer.decks import draw_up_to
 from pbem.games.rattaneer.state import (
     SEA_FULL,

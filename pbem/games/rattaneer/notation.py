@@ -18,12 +18,12 @@ otherwise be cut short and sealed with its henchmen on X; counting them refuses 
 
 from __future__ import annotations
 
-from pbem.core.rules import RulesError, number
-from pbem.core.words import plural
+from pbem.format.words import plural
 from pbem.games.rattaneer import day
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Place, Spot, Take
 from pbem.games.rattaneer.cards import CardSet
 from pbem.games.rattaneer.state import AREA_NAMES, AREAS, State
+from pbem.ruleset.rules import RulesError, number
 
 X = "X"
 EXAMPLES = 6  # examples in the help of a decision

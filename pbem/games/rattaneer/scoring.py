@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from pbem.core.rules import Model, Result, RulesError
 from pbem.games.rattaneer.actions import AnyAction, Flip, Pass
 from pbem.games.rattaneer.cards import Bonus, CardSet
 from pbem.games.rattaneer.state import Player, State
+from pbem.ruleset.rules import Model, Result, RulesError
 
 COINS_PER_VP = 2
 

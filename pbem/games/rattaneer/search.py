@@ -1,4 +1,4 @@
-"""What the tree search (``pbem.core.mcts``) needs to know about Rattaneer.
+"""What the tree search (``pbem.bots.mcts``) needs to know about Rattaneer.
 
 Rattaneer hides no items: the only hidden information is the other seats' placement in
 the same Morning (R-3), which the search treats as a simultaneous choice, and the order of
@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.knowledge import Knowledge
-from pbem.core.mcts import shares
-from pbem.core.randomness import Rng
-from pbem.core.rules import Over, Ruleset
-from pbem.core.simulate import World
+from pbem.bots.mcts import shares
+from pbem.bots.simulate import World
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer import bots, day
 from pbem.games.rattaneer.state import State
+from pbem.ruleset.knowledge import Knowledge
+from pbem.ruleset.rules import Over, Ruleset
 
 PLACEMENTS = 12
 """Placements the search weighs in each Morning."""

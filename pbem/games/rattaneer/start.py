@@ -7,8 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pbem.core.randomness import Rng
-from pbem.core.rules import RulesError
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer.cards import embed, first_problem, load_cards
 from pbem.games.rattaneer.decks import draw_up_to
 from pbem.games.rattaneer.state import (
@@ -21,6 +20,7 @@ from pbem.games.rattaneer.state import (
     State,
     empty_board,
 )
+from pbem.ruleset.rules import RulesError
 
 # how many seats after the start player the sea-priority marker goes.
 SEA_PRIORITY_OFFSET = {2: 1, 3: 2, 4: 2, 5: 3}

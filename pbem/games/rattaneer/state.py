@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from pbem.core.rules import Model
 from pbem.games.rattaneer.cards import CardSet, cards_hash, default_cards, embedded_cards
+from pbem.ruleset.rules import Model
 
 # the row of areas, then the Farm.
 WORKSHOP, TAVERN, TRADE_PORT, ISLAND, FARM = 1, 2, 9, 10, 11

@@ -6,8 +6,6 @@ leak here; pieces appear only once revealed.
 
 from __future__ import annotations
 
-from pbem.core.rulebook import lookup_hint
-from pbem.core.rules import Chance, Decision, Over, Parallel, Turn
 from pbem.games.rattaneer.cards import Bonus, CardSet, PlunderCard
 from pbem.games.rattaneer.scoring import score
 from pbem.games.rattaneer.state import (
@@ -25,6 +23,8 @@ from pbem.games.rattaneer.state import (
     sea_cards,
     supply,
 )
+from pbem.ruleset.rulebook import lookup_hint
+from pbem.ruleset.rules import Chance, Decision, Over, Parallel, Turn
 
 BONUS_TEXT = {
     "face_down_plunder": "per {per} face-down plunder",

@@ -4,10 +4,10 @@ game is explained as faithfully as the shipped one."""
 
 from __future__ import annotations
 
-from pbem.core.rulebook import Entry, Topic
 from pbem.games.rattaneer.cards import CardSet, CompanionCard, PlunderCard
 from pbem.games.rattaneer.state import Options
 from pbem.games.rattaneer.text import BONUS_TEXT
+from pbem.ruleset.rulebook import Entry, Topic
 
 
 def companion_text(card: CompanionCard) -> str:

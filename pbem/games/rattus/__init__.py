@@ -11,19 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pbem.core.mcts import Mcts
-from pbem.core.randomness import Rng
-from pbem.core.rulebook import Topic
-from pbem.core.rules import (
-    Bot,
-    Decision,
-    OptionHelp,
-    Reshuffle,
-    Result,
-    Reveal,
-    RulesError,
-    Ruleset,
-)
+from pbem.bots.mcts import Mcts
+from pbem.crypto.randomness import Rng
 from pbem.games.rattus import (
     bots,
     consequences,
@@ -39,6 +28,17 @@ from pbem.games.rattus import (
 from pbem.games.rattus.actions import Action, Protect
 from pbem.games.rattus.search import RattusSearch
 from pbem.games.rattus.state import Options, State, copy
+from pbem.ruleset.rulebook import Topic
+from pbem.ruleset.rules import (
+    Bot,
+    Decision,
+    OptionHelp,
+    Reshuffle,
+    Result,
+    Reveal,
+    RulesError,
+    Ruleset,
+)
 
 __all__ = ["Action", "Rattus", "State"]
 

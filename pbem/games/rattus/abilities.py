@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from pbem.core.rules import RulesError
 from pbem.games.rattus import africanus, diplomats
 from pbem.games.rattus.actions import Action, Keep, King, Merchant, Monk, Swap, Witch
 from pbem.games.rattus.state import (
@@ -25,6 +24,7 @@ from pbem.games.rattus.state import (
     spend,
     token_region,
 )
+from pbem.ruleset.rules import RulesError
 
 PEASANT, MERCHANT, MONK, KNIGHT, WITCH, KING = (
     "Peasant",

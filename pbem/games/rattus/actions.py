@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from pbem.core.rules import Model
+from pbem.ruleset.rules import Model
 
 
 class Take(Model):

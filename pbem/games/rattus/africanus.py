@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pbem.core.rules import RulesError
 from pbem.games.rattus import diplomats, regiondeck
 from pbem.games.rattus.actions import (
     Action,
@@ -32,6 +31,7 @@ from pbem.games.rattus.state import (
     region,
     spend,
 )
+from pbem.ruleset.rules import RulesError
 
 ASTRONOMER, EXPLORER, SULTAN, CARAVAN = "Astronomer", "Explorer", "Sultan", "Caravan"
 CARAVAN_STEPS = 2

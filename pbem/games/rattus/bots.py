@@ -19,9 +19,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from pbem.core.knowledge import Knowledge
-from pbem.core.randomness import Rng
-from pbem.core.rules import Ruleset
+from pbem.crypto.randomness import Rng
 from pbem.games.rattus import data, diplomats, flow, plague, regiondeck
 from pbem.games.rattus.abilities import KING, KNIGHT, MERCHANT, MERCHANT_CUBES, MONK, PEASANT
 from pbem.games.rattus.abilities import WITCH as WITCH_CARD
@@ -52,6 +50,8 @@ from pbem.games.rattus.africanus import ASTRONOMER, CARAVAN, EXPLORER, SULTAN
 from pbem.games.rattus.setup import start_cubes
 from pbem.games.rattus.state import State, africa, board_of, cards_of
 from pbem.games.rattus.threat import View, ending
+from pbem.ruleset.knowledge import Knowledge
+from pbem.ruleset.rules import Ruleset
 
 Score = tuple[int, float]
 """(priority, value): higher priority first; the plague move and the steps after it have

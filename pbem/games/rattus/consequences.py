@@ -9,7 +9,7 @@ cards are sealed).
 
 from __future__ import annotations
 
-from pbem.core.words import plural
+from pbem.format.words import plural
 from pbem.games.rattus.state import State
 
 

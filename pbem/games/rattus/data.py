@@ -15,7 +15,7 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from pbem.core.rules import Model
+from pbem.ruleset.rules import Model
 
 DATA = Path(__file__).parent / "data"
 BOARD, BASE_TOKENS, AFRICANUS_TOKENS, CLASSES, REGION_CARDS = FILES = (

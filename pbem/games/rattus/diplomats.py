@@ -8,8 +8,8 @@ must take the diplomat along. Moves name whether the diplomat's cube goes (``dip
 
 from __future__ import annotations
 
-from pbem.core.rules import RulesError
 from pbem.games.rattus.state import State, africa, region
+from pbem.ruleset.rules import RulesError
 
 SUPPLY = 15
 """Diplomat tokens beside the board when the Sultan is in play (T-1, T-3.6)."""

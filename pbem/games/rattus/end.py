@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from pbem.core.rules import Reveal, RulesError
 from pbem.games.rattus import abilities, plague, regiondeck
 from pbem.games.rattus.actions import Action, End, Resolve
 from pbem.games.rattus.state import State, TurnProgress
+from pbem.ruleset.rules import Reveal, RulesError
 
 
 def finish_turn(s: State) -> None:

@@ -14,7 +14,6 @@ from collections.abc import Iterator, Mapping
 from itertools import islice
 from typing import Literal
 
-from pbem.core.rules import Chance, Decision, Over, Reshuffle, Reveal, RulesError, Turn
 from pbem.games.rattus import (
     abilities,
     africanus,
@@ -53,6 +52,7 @@ from pbem.games.rattus.actions import (
     Witch,
 )
 from pbem.games.rattus.state import CardDraw, State, africa, copy
+from pbem.ruleset.rules import Chance, Decision, Over, Reshuffle, Reveal, RulesError, Turn
 
 Stage = Literal[
     "setup",

@@ -16,10 +16,10 @@ import re
 from collections.abc import Callable
 from typing import Any, get_args, get_origin
 
-from pbem.core.rules import Model, RulesError, number
 from pbem.games.rattus import flow
 from pbem.games.rattus.actions import Action, Protect, Use
 from pbem.games.rattus.state import State, board_of
+from pbem.ruleset.rules import Model, RulesError, number
 
 USAGE: dict[str, tuple[str, str]] = {
     "take": ("take <card>", "T-5 A: take a class card from the supply or a player"),

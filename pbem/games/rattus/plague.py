@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
-from pbem.core.rules import RulesError
-from pbem.core.words import plural
+from pbem.format.words import plural
 from pbem.games.rattus import data, diplomats, regiondeck
 from pbem.games.rattus.abilities import MAX_TOKENS
 from pbem.games.rattus.actions import RevealToken, Spread
@@ -24,6 +23,7 @@ from pbem.games.rattus.state import (
     faces_of,
     region,
 )
+from pbem.ruleset.rules import RulesError
 
 
 def arrive(s: State, name: str) -> None:

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from itertools import combinations, permutations
 
-from pbem.core.rules import Parallel, Reveal, RulesError
 from pbem.games.rattus import data, plague, regiondeck
 from pbem.games.rattus.actions import Protect, Use
 from pbem.games.rattus.state import PlayedCard, State, africa, faces_of, region
+from pbem.ruleset.rules import Parallel, Reveal, RulesError
 
 NAME = "protect"
 """The name of the reaction in the file (``act:protect``)."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from pbem.core.rules import Reshuffle, Reveal, RulesError
 from pbem.games.rattus import data
 from pbem.games.rattus.state import Africa, CardDraw, State, africa, board_of
+from pbem.ruleset.rules import Reshuffle, Reveal, RulesError
 
 DECK = "regions"
 HAND = 3

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pbem.core.rules import Result
 from pbem.games.rattus import data, diplomats
 from pbem.games.rattus.state import State, region
+from pbem.ruleset.rules import Result
 
 FIRST, SECOND, SHARED_FIRST = 4, 2, 6
 """Diplomat points (T-9.4): most, second most, and what a tie for most splits."""

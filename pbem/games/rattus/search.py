@@ -1,4 +1,4 @@
-"""What the tree search (``pbem.core.mcts``) needs to know about Rattus.
+"""What the tree search (``pbem.bots.mcts``) needs to know about Rattus.
 
 A determinization deals a face to every sealed handle consistently with what the seat
 knows (``deal``): the faces of revealed tokens and of public region cards are fixed, so are
@@ -17,15 +17,15 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.knowledge import Knowledge
-from pbem.core.mcts import shares, soft_shares
-from pbem.core.randomness import Rng
-from pbem.core.rules import Over, Ruleset
-from pbem.core.simulate import World
+from pbem.bots.mcts import shares, soft_shares
+from pbem.bots.simulate import World
+from pbem.crypto.randomness import Rng
 from pbem.games.rattus import bots, data, diplomats, flow, plague, regiondeck, scoring, setup
 from pbem.games.rattus.actions import Protect, Use
 from pbem.games.rattus.state import State
 from pbem.games.rattus.threat import View
+from pbem.ruleset.knowledge import Knowledge
+from pbem.ruleset.rules import Over, Ruleset
 
 CANDIDATES = 6
 """Actions the search weighs at a decision: the greedy bot's best."""

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pbem.core.randomness import Rng
-from pbem.core.rules import RulesError
+from pbem.crypto.randomness import Rng
 from pbem.games.rattus import data, diplomats, regiondeck
 from pbem.games.rattus.actions import Place
 from pbem.games.rattus.africanus import CARAVAN, SULTAN
@@ -27,6 +26,7 @@ from pbem.games.rattus.state import (
     board_of,
     region,
 )
+from pbem.ruleset.rules import RulesError
 
 BASE_CLASSES = 6
 """Class cards in play: the six base ones, or with Africanus 6 of 10 with 2-4 players."""

@@ -14,8 +14,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from pbem.core.rules import Model, Result, RulesError
 from pbem.games.rattus import data
+from pbem.ruleset.rules import Model, Result, RulesError
 
 Phase = Literal["setup", "start", "caravan", "turn", "final_round", "final_plague", "over"]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping
 
-from pbem.core.rulebook import lookup_hint
-from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
-from pbem.core.words import plural
+from pbem.format.words import plural
 from pbem.games.rattus import data, diplomats, topics, turn
 from pbem.games.rattus.abilities import PEASANT
 from pbem.games.rattus.state import State, africa, cards_of, faces_of, token_region
+from pbem.ruleset.rulebook import lookup_hint
+from pbem.ruleset.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
 
 PROMPTS = {
     "start": "T-3.8: place {cubes} starting cubes into any region",

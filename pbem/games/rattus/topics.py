@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from pbem.core.rulebook import Entry, Rulebook, Topic, load
 from pbem.games.rattus import data
+from pbem.ruleset.rulebook import Entry, Rulebook, Topic, load
 
 RULES_TEXT = Path(__file__).parent / "rules.md"
 

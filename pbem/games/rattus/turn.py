@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pbem.core.rules import RulesError
 from pbem.games.rattus import abilities, plague
 from pbem.games.rattus.abilities import KNIGHT, PEASANT
 from pbem.games.rattus.actions import Action, Peasant, Place, Plague, Take
@@ -24,6 +23,7 @@ from pbem.games.rattus.state import (
     mark_used,
     region,
 )
+from pbem.ruleset.rules import RulesError
 
 
 def knight_steps(s: State) -> int:

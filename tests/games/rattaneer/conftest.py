@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import pytest
 
-from pbem.core.randomness import Rng
-from pbem.core.rules import Parallel, Turn
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer import Rattaneer, State, day
+from pbem.ruleset.rules import Parallel, Turn
 
 
 @pytest.fixture(scope="session")

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core import gamefile
-from pbem.core.author import new_game
-from pbem.core.canonical import canonical
-from pbem.core.errors import Rejected
-from pbem.core.randomness import Rng
-from pbem.core.replay import replay_file
-from pbem.core.rules import RulesError
-from pbem.core.selfplay import bot_identities, play_game
+from pbem.crypto.randomness import Rng
+from pbem.format import gamefile
+from pbem.format.canonical import canonical
+from pbem.format.errors import Rejected
 from pbem.games.rattaneer import Rattaneer
 from pbem.games.rattaneer.cards import DEFAULT_CARDS
+from pbem.ledger.replay import replay_file
+from pbem.play.author import new_game
+from pbem.play.selfplay import bot_identities, play_game
+from pbem.ruleset.rules import RulesError
 
 SMALL_COMPANIONS = ["C01", "C02", "C11", "C17"]
 

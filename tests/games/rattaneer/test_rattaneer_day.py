@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
-from pbem.core.randomness import Rng
-from pbem.core.rules import Chance, RulesError, Turn
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer.actions import Flip, Hire, Pass, Take
 from pbem.games.rattaneer.cards import load_cards
 from pbem.games.rattaneer.state import State, area, supply
+from pbem.ruleset.rules import Chance, RulesError, Turn
 
 
 def quiet(state: State) -> State:

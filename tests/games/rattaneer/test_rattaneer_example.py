@@ -9,8 +9,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbem.cli.main import main
-from pbem.core import gamefile, registry
-from pbem.core.replay import replay_file
+from pbem.format import gamefile
+from pbem.ledger.replay import replay_file
+from pbem.ruleset import registry
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "rattaneer"
 

@@ -10,16 +10,16 @@ from collections import Counter
 
 import pytest
 
-from pbem.core import gamefile
-from pbem.core.knowledge import Knowledge
-from pbem.core.randomness import Rng
-from pbem.core.replay import replay_file
-from pbem.core.rules import Chance, Over, Parallel, Turn
-from pbem.core.selfplay import play_game as play_game_file
+from pbem.crypto.randomness import Rng
+from pbem.format import gamefile
 from pbem.games.rattaneer import Rattaneer, State
 from pbem.games.rattaneer.actions import Hire
 from pbem.games.rattaneer.cards import DEFAULT_CARDS
 from pbem.games.rattaneer.state import HENCHMEN_PER_COLOUR, NEUTRALS
+from pbem.ledger.replay import replay_file
+from pbem.play.selfplay import play_game as play_game_file
+from pbem.ruleset.knowledge import Knowledge
+from pbem.ruleset.rules import Chance, Over, Parallel, Turn
 
 RAW = json.loads(DEFAULT_CARDS.read_text())
 ALL_COMPANIONS = sorted(c["id"] for c in RAW["companions"])

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from pbem.core.rules import Parallel, RulesError
 from pbem.games.rattaneer.actions import Place
 from pbem.games.rattaneer.state import area, in_hand
+from pbem.ruleset.rules import Parallel, RulesError
 
 
 def test_morning_is_a_sealed_parallel_of_every_seat(rules, table):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pbem.core.randomness import Rng
-from pbem.core.rules import Chance, Over, Parallel
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer.state import State
+from pbem.ruleset.rules import Chance, Over, Parallel
 
 
 def night(rules, state: State) -> State:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.rules import RulesError
 from pbem.games.rattaneer import notation
 from pbem.games.rattaneer.actions import Buy, Flip, Hire, Pass, Place, Spot, Take
 from pbem.games.rattaneer.state import Day, State
+from pbem.ruleset.rules import RulesError
 
 NAMES = ["Anne", "Bart", "Cleo", "Dirk"]
 PLACE = Place(pirates=[3, 7], henchmen=[3, 3])

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from pbem.core.rules import Over, Parallel, RulesError
 from pbem.games.rattaneer.actions import Flip, Pass
 from pbem.games.rattaneer.scoring import score
 from pbem.games.rattaneer.state import State
+from pbem.ruleset.rules import Over, Parallel, RulesError
 
 
 def ended(rules, state: State) -> list[int]:

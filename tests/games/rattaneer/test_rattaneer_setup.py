@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.randomness import Rng
-from pbem.core.rules import Chance, Parallel, RulesError
+from pbem.crypto.randomness import Rng
 from pbem.games.rattaneer import load_cards
 from pbem.games.rattaneer.cards import DEFAULT_CARDS
 from pbem.games.rattaneer.state import HENCHMEN_PER_COLOUR
+from pbem.ruleset.rules import Chance, Parallel, RulesError
 
 
 def test_card_set_is_the_reconstruction_of_r9():

@@ -14,13 +14,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pbem.core.knowledge import Knowledge
-from pbem.core.randomness import Rng
-from pbem.core.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
+from pbem.crypto.randomness import Rng
 from pbem.games.rattus import Rattus, State, diplomats, regiondeck
 from pbem.games.rattus import data as rattus_data
 from pbem.games.rattus.setup import class_count
 from pbem.games.rattus.state import Options
+from pbem.ruleset.knowledge import Knowledge
+from pbem.ruleset.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
 
 RULES = Rattus()
 OPTIONS = RULES.parse_options({})

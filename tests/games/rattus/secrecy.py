@@ -13,9 +13,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core import deck
-from pbem.core.canonical import b64e
-from pbem.core.gamefile import GameFile
+from pbem.crypto import deck
+from pbem.format.canonical import b64e
+from pbem.format.gamefile import GameFile
 from pbem.games.rattus import Rattus, regiondeck
 
 RESHUFFLES = 6

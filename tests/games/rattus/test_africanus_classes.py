@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.rules import Reshuffle, Reveal, RulesError, Turn
 from pbem.games.rattus import diplomats, regiondeck
 from pbem.games.rattus.state import region
+from pbem.ruleset.rules import Reshuffle, Reveal, RulesError, Turn
 
 from .harness import RULES, Table, africa_table, check_invariants
 

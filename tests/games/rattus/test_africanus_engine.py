@@ -8,23 +8,17 @@ from collections.abc import Callable
 
 import pytest
 
-from pbem.core import deck, gamefile
-from pbem.core.author import (
-    act,
-    automatic,
-    deck_secret,
-    knowledge,
-    new_game,
-    private_knowledge,
-)
-from pbem.core.errors import Rejected
-from pbem.core.keys import Identity
-from pbem.core.randomness import Rng
-from pbem.core.replay import Replay, replay_file
-from pbem.core.selfplay import bot_identities
+from pbem.crypto import deck
+from pbem.crypto.keys import Identity
+from pbem.crypto.randomness import Rng
+from pbem.format import gamefile
+from pbem.format.errors import Rejected
 from pbem.games.rattus import data, flow, regiondeck
 from pbem.games.rattus.actions import Protect, Use
 from pbem.games.rattus.bots import greedy
+from pbem.ledger.replay import Replay, replay_file
+from pbem.play.author import act, automatic, deck_secret, knowledge, new_game, private_knowledge
+from pbem.play.selfplay import bot_identities
 from tests.helpers import Seeded, fixed_clock, forged_envelope
 
 from .harness import RULES, options, protect_knowingly

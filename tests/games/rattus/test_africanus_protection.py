@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.rules import Parallel, Reveal, RulesError, Turn
 from pbem.games.rattus.actions import Protect, Use
 from pbem.games.rattus.state import region
+from pbem.ruleset.rules import Parallel, Reveal, RulesError, Turn
 
 from .harness import RULES, Table, africa_table, check_invariants
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.rules import Over, Reveal
 from pbem.games.rattus import flow, scoring
+from pbem.ruleset.rules import Over, Reveal
 
 from .harness import RULES, africa_table
 

@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from pbem.core.rules import Chance, Reveal, RulesError, Turn
 from pbem.games.rattus import data, diplomats, regiondeck
 from pbem.games.rattus.state import region
+from pbem.ruleset.rules import Chance, Reveal, RulesError, Turn
 
 from .harness import AFRICANUS, RULES, Table, check_invariants, options, rng
 

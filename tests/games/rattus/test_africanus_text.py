@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.rules import Parallel, RulesError, Turn
 from pbem.games.rattus import State
 from pbem.games.rattus.actions import Caravan, Choose, King, Merchant, Protect, Use
+from pbem.ruleset.rules import Parallel, RulesError, Turn
 
 from .harness import RULES, Table, africa_table, options, position
 

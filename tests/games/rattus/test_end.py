@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.rules import Over, RulesError, Turn
 from pbem.games.rattus import scoring
 from pbem.games.rattus.state import region
+from pbem.ruleset.rules import Over, RulesError, Turn
 
 from .harness import RULES, Table, face, position
 

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from pbem.core import gamefile, shuffleproof
-from pbem.core.canonical import b64d
-from pbem.core.replay import Replay
-from pbem.core.selfplay import play_game
+from pbem.crypto import shuffleproof
+from pbem.format import gamefile
+from pbem.format.canonical import b64d
+from pbem.ledger.replay import Replay
+from pbem.play.selfplay import play_game
 
 from .harness import AFRICANUS, OPTIONS, RULES
 from .secrecy import Scanner

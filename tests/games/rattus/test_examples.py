@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core import gamefile
-from pbem.core.replay import replay_file
+from pbem.format import gamefile
+from pbem.ledger.replay import replay_file
 
 from .harness import RULES
 from .secrecy import Scanner

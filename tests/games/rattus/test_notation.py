@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.rules import RulesError
 from pbem.games.rattus.actions import Bonus, Explore, Merchant, Plague, Spread, Witch
 from pbem.games.rattus.notation import USAGE
+from pbem.ruleset.rules import RulesError
 
 from .harness import RULES, Table, face, position
 

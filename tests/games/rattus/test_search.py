@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pbem.core.knowledge import Knowledge
-from pbem.core.randomness import Rng
-from pbem.core.simulate import World
+from pbem.bots.simulate import World
+from pbem.crypto.randomness import Rng
 from pbem.games.rattus import regiondeck, setup
 from pbem.games.rattus.actions import Swap
 from pbem.games.rattus.search import RattusSearch, deal
 from pbem.games.rattus.state import WitchLook
+from pbem.ruleset.knowledge import Knowledge
 
 from .harness import AFRICANUS, RULES, face, position, rng
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core import deck
-from pbem.core.canonical import b64e
-from pbem.core.gamefile import CachedState, GameFile
+from pbem.crypto import deck
+from pbem.format.canonical import b64e
+from pbem.format.gamefile import CachedState, GameFile
 
 from .harness import AFRICANUS, RULES
 from .secrecy import Scanner

@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 
-from pbem.core.knowledge import Knowledge
-from pbem.core.rules import Over, Parallel, RulesError, Turn
 from pbem.games.rattus import State, data, scoring
 from pbem.games.rattus.actions import (
     Astronomer,
@@ -39,6 +37,8 @@ from pbem.games.rattus.actions import (
     Witch,
 )
 from pbem.games.rattus.bots import greedy
+from pbem.ruleset.knowledge import Knowledge
+from pbem.ruleset.rules import Over, Parallel, RulesError, Turn
 
 from .harness import AFRICANUS, OPTIONS, RULES, Table, check_invariants, position, rng
 

@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from pbem.core.rules import Chance, RulesError, Turn
 from pbem.games.rattus import data
 from pbem.games.rattus.actions import Place
+from pbem.ruleset.rules import Chance, RulesError, Turn
 
 from .harness import OPTIONS, RULES, Table, check_invariants, rng
 

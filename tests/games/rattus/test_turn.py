@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.rules import RulesError, Turn
 from pbem.games.rattus.state import holder, region
+from pbem.ruleset.rules import RulesError, Turn
 
 from .harness import RULES, Table, position
 

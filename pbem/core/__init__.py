@@ -1,1 +1,0 @@
-"""Game-independent core: encoding, keys, the signed log, randomness, sealing, verification."""

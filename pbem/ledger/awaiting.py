@@ -1,0 +1,127 @@
+"""Who must do what next, in words and as the questions commands ask (is a decision
+awaited? is it this seat's?): for ``status``, ``verify``, mails and pages. Apart from
+``author`` so that a command that only reads (``pbem verify``) need not import what signing
+needs (escrow, dropouts, journal)."""
+
+from __future__ import annotations
+
+from pbem.crypto.keys import IdentityCard
+from pbem.format.gamefile import Envelope
+from pbem.format.words import a
+from pbem.ledger.position import Position
+
+
+def needs_decision(position: Position) -> bool:
+    """Whether the awaited seats must decide (a turn, an open or sealed choice), as opposed
+    to steps pbem makes for them (join, beacon, shuffle, shares, reveals)."""
+    return position.awaiting is not None and position.awaiting.is_decision
+
+
+def decides(position: Position, seat: int | None) -> bool:
+    """Whether ``seat`` must choose now. Not while a call or a handover is being signed,
+    nor while an escrow is opened: the game waits for those first, and a call decides for
+    the seats it names."""
+    return (
+        seat is not None
+        and seat in position.remaining()
+        and needs_decision(position)
+        and position.interrupt is None
+        and position.demand is None
+    )
+
+
+def waits_for(position: Position, card: IdentityCard | None) -> bool:
+    """Whether the game waits for ``card``'s signature now: while a call or a handover
+    is being signed, only for its signers who have not signed it yet; else for the seats
+    awaited (to decide, or for a step pbem makes for them)."""
+    if card is None:
+        return False
+    if position.interrupt is not None:
+        from pbem.ledger.interruptions import still_to_sign
+
+        return card in still_to_sign(position)
+    return any(position.cards[s].sign_key == card.sign_key for s in position.remaining())
+
+
+def cosigners(position: Position, me: IdentityCard | None) -> list[IdentityCard]:
+    """Who, besides ``me``, must still sign the call or handover being signed (nobody
+    when none is): they must get the file, first of all."""
+    if position.interrupt is None:
+        return []
+    from pbem.ledger.interruptions import still_to_sign
+
+    return [c for c in still_to_sign(position) if me is None or c.sign_key != me.sign_key]
+
+
+def describe_awaiting(replay: Position) -> str:
+    """In words: who must do what now, and the call or handover being signed, if any
+    (until it is complete, the game waits for its signers)."""
+    awaited = _awaited(replay)
+    if replay.interrupt is None:
+        return awaited
+    from pbem.ledger.interruptions import describe_interrupt
+
+    being = f"{a(replay.interrupt.decision)} ({describe_interrupt(replay)})"
+    return f"{awaited}; being signed: {being}"
+
+
+def _awaited(replay: Position) -> str:
+    aw = replay.awaiting
+    if aw is None:
+        return "nothing"
+    if aw.kind == "over":
+        return "nothing: the game is over"
+    if replay.demand is not None and replay.unsealing is not None:
+        from pbem.ledger.seats import signer_card
+
+        done = {e.seat for e in replay.interrupt.envelopes} if replay.interrupt else set()
+        holders = [signer_card(replay, s).name for s in replay.demand.seats if s not in done]
+        return (
+            f"{', '.join(holders)} to open {replay.names[replay.unsealing]}'s escrowed "
+            "secret (automatic)"
+        )
+    names = ", ".join(replay.names[s] for s in replay.remaining())
+    what = {
+        "join": "to join",
+        "beacon": "to supply randomness (automatic)",
+        "shuffle": "to shuffle the sealed decks (automatic)",
+        "share": "to send decryption shares (automatic)",
+        "disclose": "to disclose their deck secrets (automatic)",
+        "turn": f"to move ({aw.prompt})" if aw.prompt else "to move",
+    }
+    if aw.decision in what:
+        return f"{names} {what[aw.decision]}"
+    if aw.kind == "turn":
+        return f"{names} {what['turn']}"
+    kind, _, name = aw.decision.partition(":")
+    if kind == "reveal":
+        return f"{names} to reveal their sealed {name} (automatic)"
+    if kind == "commit":
+        batch = replay.open_batch
+        done = ", ".join(replay.names[e.seat] for e in batch.envelopes) if batch else ""
+        return (
+            f"{names} to choose {name} (sealed)"
+            + (f": {aw.prompt}" if aw.prompt else "")
+            + (f"; committed already: {done}" if done else "")
+        )
+    return f"{names} to choose {name}" + (f": {aw.prompt}" if aw.prompt else "")
+
+
+def signature_due(position: Position, me: IdentityCard | None, target: str) -> list[str]:
+    """The command that adds ``me``'s signature to the call or handover being signed, as
+    a line, when that signature is due (else no line)."""
+    batch = position.interrupt
+    if batch is None or not waits_for(position, me):
+        return []
+    return [f"your signature is due: {_cosign(position, batch.envelopes[0], target)}"]
+
+
+def _cosign(position: Position, first: Envelope, target: str) -> str:
+    """The command that adds one's signature to the interruption ``first`` opened."""
+    body = first.body
+    if first.decision == "call":
+        seats = " ".join(position.names[s] for s in body["seats"])
+        return f"pbem call {target} {seats}" + (" --end" if body["end"] else "")
+    if first.decision == "handover":
+        return f"pbem handover {target} --to {body['card']['name']}"
+    return f"pbem play {target}"

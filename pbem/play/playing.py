@@ -1,0 +1,164 @@
+"""Playing moves: the one way a player's decisions are signed, for ``pbem play`` and for
+anything else that plays (the board page, a bot by mail). The store's head, the rules'
+notation, the checks, the journal and the signing are the same whatever asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.crypto.keys import Identity
+from pbem.crypto.notes import check_text, seal_note
+from pbem.format.errors import Rejected, UsageError
+from pbem.ledger.position import Position
+from pbem.ledger.terms import CHOICES
+from pbem.play.author import act, automatic, describe_awaiting, seat_of
+from pbem.ruleset.rules import RulesError
+from pbem.store.journal import Journal
+from pbem.store.store import Head, Store
+
+
+@dataclass
+class Played:
+    """What ``play_moves`` did: the store's head it left (to export without restoring it
+    again), the moves played, those left for later (the game must wait for others first),
+    and how many automatic steps it made."""
+
+    head: Head
+    done: list[str]
+    left: list[str]
+    made: int
+
+    @property
+    def position(self) -> Position:
+        return self.head.position
+
+
+@dataclass
+class Note:
+    """A note to sign with the first move: for everyone, or sealed ``to`` one player."""
+
+    text: str
+    to: str | None = None
+
+    def check(self, pos: Position, seat: int) -> int | None:
+        """Refuse a note the format would refuse, before anything is signed; the seat it
+        is sealed to, if any."""
+        try:
+            check_text(self.text)
+        except ValueError as exc:
+            raise UsageError(f"--note: {exc}") from exc
+        if self.to is None:
+            return None
+        names = pos.names
+        if self.to not in names or names.index(self.to) == seat:
+            others = ", ".join(n for i, n in enumerate(names) if i != seat)
+            raise UsageError(f"--note-to {self.to!r}: not another player of this game ({others})")
+        return names.index(self.to)
+
+    def signed_form(self, pos: Position, seat: int) -> dict[str, Any]:
+        """The note's JSON as signed into the step about to be made (``pbem.crypto.notes``)."""
+        to = self.check(pos, seat)
+        if to is None:
+            return {"kind": "public", "text": self.text}
+        card = pos.cards[to]
+        assert pos.awaiting is not None
+        return seal_note(card.box_key, self.text, pos.genesis.game, pos.awaiting.parent, seat, to)
+
+
+def play_moves(
+    store: Store,
+    game: str,
+    me: Identity,
+    moves: list[str],
+    source: str,
+    note: Note | None = None,
+    read: Head | None = None,
+) -> Played:
+    """Make the automatic steps ``me`` owes, then play ``moves`` (in the game's notation)
+    in order until the game must wait for others, signing each on the store's newest head
+    and keeping it there (journal first) in one transaction; ``note`` is signed into the
+    first. Nothing is kept if any move is refused. ``read``: the head the caller read
+    (``Store.head``), played on if it is still the newest; the caller gives it up."""
+    if note is not None and not moves:
+        raise UsageError("a note is signed into a move: give the move too")
+    with store.writing():
+        pos = store.head(game, read).position
+        seat = seat_of(pos, me)
+        if note is not None:
+            note.check(pos, seat)
+        journal = Journal(store)
+        made = automatic(pos, me, journal=journal)
+        if moves and seat not in pos.remaining():
+            raise Rejected(_not_yours(journal, pos, seat, moves[0]), **_at(pos, seat))
+        done: list[str] = []
+        left: list[str] = []
+        for k, move in enumerate(moves):
+            if seat not in pos.remaining():
+                left = moves[k:]
+                break
+            try:
+                parsed = pos.rules.parse_action(pos.state, seat, move)
+            except RulesError as exc:
+                raise Rejected(f"{shown(move)}: {exc}", **_at(pos, seat)) from exc
+            notes = [note.signed_form(pos, seat)] if note is not None and not done else []
+            try:
+                act(pos, me, parsed, journal=journal, notes=notes)
+            except Rejected as exc:
+                if exc.step is None:
+                    exc.step, exc.seat = _at(pos, seat)["step"], seat
+                raise
+            done.append(move)
+            made += automatic(pos, me, journal=journal)
+        if not done and not made:
+            raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
+        store.save(pos, source)
+        head = Head(store, game, pos)
+    return Played(head, done, left, made)
+
+
+def sign_in_store(
+    store: Store,
+    game: str,
+    me: Identity,
+    sign: Callable[[Position, Journal], str],
+    source: str,
+) -> tuple[Position, str]:
+    """Any other signing command (a call, a resignation, a handover): ``sign`` signs on the
+    store's newest head, the automatic steps owed before and after are made, and all is
+    kept in one transaction (journal first). Returns the position and ``sign``'s words."""
+    with store.writing():
+        pos = store.head(game).position
+        journal = Journal(store)
+        automatic(pos, me, journal=journal)
+        said = sign(pos, journal)
+        automatic(pos, me, journal=journal)
+        store.save(pos, source)
+    return pos, said
+
+
+def _at(pos: Position, seat: int) -> dict[str, int]:
+    """Where a refused move would have gone: the step it would make (or join), the seat."""
+    return {"step": pos.count + (pos.batch is None), "seat": seat}
+
+
+def _not_yours(journal: Journal, pos: Position, seat: int, move: str) -> str:
+    """Why ``move`` cannot be played: the seat's own earlier signature for this very
+    decision, if it made one (naming its step and its export), else whose move it is."""
+    aw = pos.awaiting
+    if aw is not None and aw.decision.startswith(CHOICES):
+        earlier = journal.recall(pos.genesis.game, aw.parent, seat, aw.decision)
+        if earlier is not None:
+            return (
+                f"cannot play {shown(move)}: you signed your {aw.decision} for step "
+                f"{pos.count} already ({journal.where(earlier)}); pbem will not sign a "
+                "second one for the same decision: that would be equivocation"
+            )
+    return f"cannot play {shown(move)}: it is not your move ({describe_awaiting(pos)})"
+
+
+def shown(text: str) -> str:
+    """A move as quoted in a message: short, whatever was typed."""
+    return repr(text if len(text) <= 60 else text[:57] + "...")

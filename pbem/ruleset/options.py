@@ -1,0 +1,54 @@
+"""Ruleset options as documented: ``--option K=V`` is refused unless ``K`` is an option the
+ruleset lists (``Ruleset.options_help``) and ``V`` one of the values it lists there.
+
+The list is the promise made in ``pbem new --help`` and ``pbem rules``, so it is also the
+check: ``on|off`` takes ``on`` or ``off`` (not ``yes``), ``1-5`` a whole number from 1 to 5.
+Values described in words (a path, "6 or 8 of ...") are left to the ruleset's own
+``parse_options``, which reads every value in any case. A ruleset that documents no option
+is left to ``parse_options`` alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pbem.ruleset.rules import OptionHelp, RulesError, Ruleset
+
+_RANGE = re.compile(r"^(\d+)-(\d+)$")
+_CHOICES = re.compile(r"^[A-Za-z0-9_.]+(\|[A-Za-z0-9_.]+)+$")
+
+
+def allowed(option: OptionHelp) -> list[str] | range | None:
+    """The values ``option`` takes, when its help lists them: a list of words, a range of
+    whole numbers, or None (described in words)."""
+    if _CHOICES.match(option.values):
+        return option.values.split("|")
+    found = _RANGE.match(option.values)
+    if found:
+        return range(int(found[1]), int(found[2]) + 1)
+    return None
+
+
+def check_options(rules: Ruleset, raw: Mapping[str, str]) -> None:
+    """Refuse, citing what is allowed, an option or a value the ruleset does not list."""
+    documented = {o.name: o for o in rules.options_help()}
+    if not documented:
+        return
+    for name, value in raw.items():
+        option = documented.get(name)
+        if option is None:
+            known = ", ".join(documented)
+            raise RulesError(f"{rules.id} has no option {name!r} (its options: {known})")
+        values = allowed(option)
+        if isinstance(values, list) and value not in values:
+            raise RulesError(
+                f"option {name} takes {' or '.join(values)}, not {value!r} ({option.help})"
+            )
+        if isinstance(values, range) and not (
+            value.isascii() and value.isdigit() and int(value) in values
+        ):
+            raise RulesError(
+                f"option {name} takes a whole number from {values.start} to "
+                f"{values.stop - 1}, not {value!r} ({option.help})"
+            )
