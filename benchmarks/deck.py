@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from nacl import bindings as nb
 
 from pbem.crypto import deck as dk
-from pbem.crypto import group, shuffleproof
+from pbem.crypto import group, passes, shuffleproof
 from pbem.format import gamefile
 from pbem.format.canonical import b64e
 from pbem.ledger.tabletop import decode_deck, encode_deck
@@ -166,8 +166,8 @@ def main() -> None:
     jk = dk.joint_key(pubs)
     items = [f"item-{n}" for n in range(DECK_SIZE)]
     deck = dk.seal("bench", items, jk)
-    witness = dk.shuffle_witness(secrets[0], "bench", "p0", DECK_SIZE)
-    after = dk.reencrypt(deck, jk, witness)
+    witness = passes.shuffle_witness(secrets[0], "bench", "p0", DECK_SIZE)
+    after = passes.reencrypt(deck, jk, witness)
     ct = after[0]
     point, proof = dk.share(ct, secrets[1], b"ctx")
     scalar, raw = secrets[0], bytes(ct.c1)
@@ -204,7 +204,7 @@ def main() -> None:
     def pointwise() -> bytes:
         return group.total(group.mul(s, p) for s, p in zip(msm_scalars, msm_points, strict=True))
 
-    shuffle = bench(lambda: dk.shuffle(deck, jk, secrets[0], "bench", "p0"), 5)
+    shuffle = bench(lambda: passes.shuffle(deck, jk, secrets[0], "bench", "p0"), 5)
     share = bench(lambda: dk.share(ct, secrets[1], b"ctx", pubs[1]), 200)
     check = bench(lambda: dk.verify_share(ct, pubs[1], point, proof, b"ctx"), 200)
     rows: list[tuple[str, tuple[float, float], tuple[float, float] | None]] = [
@@ -231,7 +231,7 @@ def main() -> None:
         (f"generators for {DECK_SIZE} items (once a process)", generators, None),
         (
             f"audit re-run (check_shuffle), {DECK_SIZE} items",
-            bench(lambda: dk.check_shuffle(deck, after, jk, secrets[0], "bench", "p0"), 5),
+            bench(lambda: passes.check_shuffle(deck, after, jk, secrets[0], "bench", "p0"), 5),
             None,
         ),
         (
@@ -256,7 +256,7 @@ def main() -> None:
     )
     print(
         "is_valid_point calls: shuffle pass "
-        f"{validations(lambda: dk.shuffle(deck, jk, secrets[0], 'bench', 'p0'))}, proof check "
+        f"{validations(lambda: passes.shuffle(deck, jk, secrets[0], 'bench', 'p0'))}, proof check "
         f"{validations(lambda: shuffleproof.check(deck, after, jk, the_proof, CONTEXT))} "
         "(its new points are validated by the multiplications it makes), decoding the "
         f"output {validations(lambda: decode_deck(encoded, DECK_SIZE, 'deck'))} (once each)"

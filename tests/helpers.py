@@ -12,10 +12,12 @@ from click.testing import CliRunner, Result
 from pbem.cli.main import main
 from pbem.crypto.keys import Identity
 from pbem.crypto.randomness import Rng
+from pbem.crypto.signatures import sign_item
 from pbem.format.gamefile import Entry, Envelope, GameFile
 from pbem.ledger.replay import Replay
-from pbem.play.author import act, automatic, new_game, next_preimage, sign_item
+from pbem.play.author import act, automatic, new_game
 from pbem.play.selfplay import StepClock, bot_identities
+from pbem.play.signer import next_preimage
 from pbem.ruleset import registry
 from tests.rulesets.guess import Guess
 

@@ -1,4 +1,4 @@
-"""The built wheel ships templates/ and schemas/ inside the package (DESIGN §1), and each
+"""The built wheel ships templates/ and schemas/ inside the package (architecture §1), and each
 game's rules text."""
 
 from __future__ import annotations

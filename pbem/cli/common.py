@@ -1,6 +1,6 @@
 """What every command shares: error reporting, who is acting, finding a game in the store
 (from a file or by its id), writing an export beside the file, and saying what happens
-next. Every command works through the store (DESIGN §10): a file it is given is imported
+next. Every command works through the store (architecture §10): a file it is given is imported
 first, and the command acts on the newest verified head."""
 
 from __future__ import annotations
@@ -8,33 +8,36 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
 from click.shell_completion import CompletionItem
 
-from pbem.crypto.keyring import Keyring
-from pbem.crypto.keys import Identity, IdentityCard
+from pbem.crypto.keyring import PASSPHRASE_ENV, Keyring
+from pbem.crypto.keys import Identity
+from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError, UsageError
-from pbem.format.words import plural
-from pbem.ledger.awaiting import cosigners, describe_awaiting, signature_due
+from pbem.ledger.awaiting import (
+    cosigners,
+    describe_awaiting,
+    owes_automatic,
+    seat_of_card,
+    signature_due,
+)
 from pbem.ledger.position import Position
 from pbem.ledger.terms import StepRejected
 from pbem.ruleset.options import check_options
 from pbem.ruleset.rules import RulesError, Ruleset
-from pbem.store.store import Head, Imported, Store, short_id
+from pbem.store.chain import short_id
+from pbem.store.store import Store
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 DEBUG_ENV = "PBEM_DEBUG"
-#: Exit codes beyond DESIGN §8's 0, 1 (refused) and 2 (usage or I/O): a bug, an interrupt.
+#: Exit codes beyond architecture §8's 0, 1 (refused) and 2 (usage or I/O): a bug, an interrupt.
 INTERNAL_ERROR = 3
 INTERRUPTED = 130
 BROKEN_PIPE = 141
@@ -93,7 +96,7 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
             fail(f"{err.strerror or err}{where}", UsageError.exit_code, as_json=as_json)
         except KeyboardInterrupt:
             fail("interrupted", INTERRUPTED, as_json=as_json)
-        except Exception as err:  # a bug: still one line, never a traceback (DESIGN §8)
+        except Exception as err:  # a bug: still one line, never a traceback (architecture §8)
             if os.environ.get(DEBUG_ENV):
                 raise
             fail(
@@ -302,96 +305,7 @@ def own_card(as_name: str | None, seats: list[IdentityCard] | None = None) -> Id
         return None
 
 
-def seat_of_card(position: Position, card: IdentityCard | None) -> int | None:
-    if card is None:
-        return None
-    keys = [c.sign_key for c in position.cards]
-    return keys.index(card.sign_key) if card.sign_key in keys else None
-
-
 # ----- games in the store -------------------------------------------------------------------
-
-
-@dataclass
-class Opened:
-    """A game as a command found it: the store's head, and the file it came from."""
-
-    head: Head
-    source: Path | None
-    imported: Imported | None
-
-    @property
-    def position(self) -> Position:
-        return self.head.position
-
-    def notes(self, store: Store) -> list[str]:
-        """What to tell the player about the file they gave: that it was behind."""
-        if self.imported is None or not self.imported.behind:
-            return []
-        n = self.imported.behind
-        newest = newest_export(store, self.head.game)
-        where = f"({newest})" if newest else f"(in your store: {short_id(self.head.game)})"
-        return [f"{self.source} is {plural(n, 'step')} behind your newest copy {where}; using that"]
-
-
-def open_game(store: Store, target: str) -> Opened:
-    """TARGET is a game file (imported first: only what is new is verified) or the id of a
-    stored game, or its first characters."""
-    path = Path(target)
-    if path.suffix == ".json" or path.exists() or os.sep in target:
-        imported = store.import_file(path)
-        return Opened(imported.head, path, imported)
-    return Opened(store.head(store.resolve(target)), None, None)
-
-
-def newest_export(store: Store, game: str, *, of_head: bool = False) -> str | None:
-    """The file the game's newest exported version was last written to (relative to the
-    current folder when it is below it), or None; with ``of_head``, only a file that holds
-    the head as the store has it now (steps received since were not exported)."""
-    head = " AND version = (SELECT max(id) FROM versions WHERE game = ?)" if of_head else ""
-    row = store.db.execute(
-        f"SELECT path FROM exports WHERE game = ?{head} ORDER BY version DESC, written DESC "
-        "LIMIT 1",
-        (game, game) if of_head else (game,),
-    ).fetchone()
-    if row is None:
-        return None
-    path = Path(row[0])
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-_SUFFIX = re.compile(r"(\.s\d{4,}(-\d+)?(~\d+)?|\.\d{4,})$")
-
-
-def export_place(opened: Opened) -> tuple[Path, str]:
-    """Where an export of this game goes: beside the file it came from, named after it;
-    for a game named by its id, the current folder, named by ruleset and short id."""
-    if opened.source is not None:
-        return opened.source.parent, _SUFFIX.sub("", opened.source.stem)
-    pos = opened.position
-    return Path.cwd(), f"{pos.rules.id}-{short_id(pos.genesis.game)}"
-
-
-def export_head(
-    store: Store, opened: Opened, explicit: Path | None = None, read: Head | None = None
-) -> Path:
-    """Write the head as a new file (never over an existing one) and return its path;
-    ``read``: the head as this process last made it (``Store.head``)."""
-    if explicit is not None:
-        return store.export_to(opened.head.game, explicit, read)
-    folder, stem = export_place(opened)
-    return store.export(opened.head.game, folder, stem, read)
-
-
-def owes_automatic(position: Position, seat: int | None) -> bool:
-    """Whether ``seat`` is awaited for a step that needs no decision of its player."""
-    aw = position.awaiting
-    if seat is None or aw is None or seat not in position.remaining():
-        return False
-    return not aw.is_decision
 
 
 def awaited(position: Position) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 Only ``new`` and ``play`` sign. Everything signed is recorded in the store's journal, in
 the same transaction as the new steps, before any file is written; the export is then a
 new file beside the old one, named by step (``game.s0031.json``), never written over
-(DESIGN §10).
+(architecture §10).
 """
 
 from __future__ import annotations
@@ -13,31 +13,31 @@ from pathlib import Path
 import click
 
 from pbem.cli.common import (
-    Opened,
     as_option,
     complete_identity,
     complete_option,
     complete_ruleset,
     emit,
-    export_head,
     game_argument,
     identity,
     json_option,
     next_steps,
-    open_game,
     own_card,
     reports_errors,
     ruleset_options,
 )
 from pbem.cli.progress import Progress
 from pbem.crypto.keyring import Keyring
-from pbem.crypto.keys import Identity, IdentityCard
+from pbem.crypto.keys import Identity
+from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.gamefile import Envelope
 from pbem.format.words import plural
-from pbem.play.author import new_game, seat_of
+from pbem.play.author import new_game
 from pbem.play.playing import Note, play_moves, shown
+from pbem.play.signer import seat_of
 from pbem.ruleset import registry
+from pbem.store.exports import Opened, export_head, open_game
 from pbem.store.journal import Journal
 from pbem.store.store import Store
 
@@ -166,7 +166,7 @@ def duration(text: str) -> int:
 def _escrow(
     specs: tuple[str, ...], cards: list[IdentityCard], keyring: Keyring
 ) -> tuple[str, list[IdentityCard]]:
-    """The escrow mode and referees from ``--escrow`` (defaults: DESIGN §11)."""
+    """The escrow mode and referees from ``--escrow`` (defaults: architecture §11)."""
     if not specs:
         return ("others" if len(cards) >= 3 else "none"), []
     if specs in (("others",), ("none",)):
@@ -262,7 +262,7 @@ def play(
 def _signed_on_this_copy(store: Store, opened: Opened, me: Identity, move: str) -> None:
     """A move typed on an old copy of the game, where this player signed a step already
     (the store holds it, further on): refused, naming that step and its export, whatever
-    folder or copy the file is in (DESIGN §10)."""
+    folder or copy the file is in (architecture §10)."""
     assert opened.imported is not None
     seat = seat_of(opened.position, me)
     journal = Journal(store)

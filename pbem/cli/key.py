@@ -1,4 +1,4 @@
-"""``pbem key``: make, list, export and import identities (DESIGN §4, §8).
+"""``pbem key``: make, list, export and import identities (architecture §4, §8).
 
 The commands are thin: they read arguments and passphrases, call :mod:`pbem.crypto.keyring`
 and say what happened and what to do next. Errors from the core become one line on stderr
@@ -15,8 +15,8 @@ import click
 
 from pbem.cli.common import read_passphrase, reports_errors
 from pbem.crypto.keyring import Keyring
-from pbem.crypto.keys import IdentityCard
 from pbem.format.canonical import pretty
+from pbem.format.card import IdentityCard
 from pbem.format.errors import UsageError
 from pbem.format.files import write_new
 

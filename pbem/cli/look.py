@@ -1,5 +1,5 @@
 """``pbem status``, ``moves`` and ``log``: looking at a game. Reading never signs and never
-writes a game file (DESIGN §10): these import the file they are given, so the store knows
+writes a game file (architecture §10): these import the file they are given, so the store knows
 what the player has seen, and say so when it was behind; when the player owes automatic
 steps they name the command that makes them. A passphrase is asked only to decrypt the
 player's own private items (``--as``)."""
@@ -11,7 +11,6 @@ from typing import Any
 import click
 
 from pbem.cli.common import (
-    Opened,
     as_option,
     awaited,
     complete_own_identity,
@@ -19,22 +18,27 @@ from pbem.cli.common import (
     game_argument,
     identity,
     json_option,
-    open_game,
-    owes_automatic,
     own_card,
     reports_errors,
-    seat_of_card,
 )
 from pbem.cli.progress import Progress
-from pbem.crypto.keys import IdentityCard
 from pbem.crypto.notes import step_notes
+from pbem.format.card import IdentityCard
 from pbem.format.errors import UsageError
 from pbem.format.words import plural
-from pbem.ledger.awaiting import decides, signature_due
+from pbem.ledger.awaiting import (
+    decides,
+    describe_awaiting,
+    owes_automatic,
+    seat_of_card,
+    signature_due,
+)
 from pbem.ledger.deadlines import due, waiting
 from pbem.ledger.logbook import with_open_batch
 from pbem.ledger.position import Position
-from pbem.play.author import describe_awaiting, own_sealed_action, private_knowledge, utc_now
+from pbem.play.author import own_sealed_action, private_knowledge
+from pbem.play.signer import utc_now
+from pbem.store.exports import Opened, open_game
 from pbem.store.store import Store
 
 

@@ -22,14 +22,12 @@ from pbem.cli.common import (
     game_argument,
     identity,
     json_option,
-    newest_export,
-    open_game,
     own_card,
     reports_errors,
 )
 from pbem.cli.progress import Progress
 from pbem.crypto.keyring import default_home
-from pbem.crypto.keys import IdentityCard
+from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError, Rejected, UsageError
 from pbem.format.files import write_new
 from pbem.format.words import plural
@@ -41,7 +39,9 @@ from pbem.mail.inbox import describe, import_message
 from pbem.mail.outgoing import prepare
 from pbem.mail.robot import NOTIFY_VARIABLES, PassReport, Robot
 from pbem.mail.sources import read_messages
-from pbem.store.store import Store, short_id
+from pbem.store.chain import short_id
+from pbem.store.exports import newest_export, open_game
+from pbem.store.store import Store
 
 #: ``pbem receive`` lists at most this many new steps per game.
 SHOWN = 12

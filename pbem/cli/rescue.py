@@ -1,5 +1,5 @@
 """``pbem call``, ``resign`` and ``handover``: keeping a game going when a player drops
-out (DESIGN §11). Each signs (journal first) on your newest copy of the game and writes a
+out (architecture §11). Each signs (journal first) on your newest copy of the game and writes a
 new file beside it, like ``pbem play``."""
 
 from __future__ import annotations
@@ -9,15 +9,12 @@ from pathlib import Path
 import click
 
 from pbem.cli.common import (
-    Opened,
     as_option,
     emit,
-    export_head,
     game_argument,
     identity,
     json_option,
     next_steps,
-    open_game,
     reports_errors,
 )
 from pbem.cli.game import card_of, out_option
@@ -27,6 +24,7 @@ from pbem.format.errors import UsageError
 from pbem.ledger.position import Position
 from pbem.play import rescue
 from pbem.play.playing import sign_in_store
+from pbem.store.exports import Opened, export_head, open_game
 from pbem.store.journal import Journal
 from pbem.store.store import Store
 

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from pbem.cli.common import emit, json_option, reports_errors
-from pbem.crypto.keys import IdentityCard
+from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import atomic_write
 from pbem.format.gamefile import GameFile

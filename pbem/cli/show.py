@@ -14,21 +14,14 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.common import (
-    emit,
-    emit_refused,
-    export_place,
-    game_argument,
-    identity,
-    json_option,
-    open_game,
-    reports_errors,
-)
+from pbem.cli.common import emit, emit_refused, game_argument, identity, json_option, reports_errors
 from pbem.cli.progress import Progress
 from pbem.format import gamefile
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import write_new
-from pbem.store.store import Store, short_id
+from pbem.store.chain import short_id
+from pbem.store.exports import export_place, open_game
+from pbem.store.store import Store
 from pbem.view.history import walk
 from pbem.view.render import board_svg, page_html
 from pbem.view.seats import seats_of

@@ -1,4 +1,4 @@
-"""The ed25519 prime-order group, as sealed decks use it (DESIGN §7).
+"""The ed25519 prime-order group, as sealed decks use it (architecture §7).
 
 A thin, checked layer over libsodium's group arithmetic (PyNaCl bindings). Points are the
 32-byte canonical encodings of elements of the subgroup of prime order ``L``; scalars are

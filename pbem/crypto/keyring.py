@@ -1,4 +1,4 @@
-"""The local keyring: own identities sealed in key files, other players' cards (DESIGN §4).
+"""The local keyring: own identities sealed in key files, other players' cards (architecture §4).
 
 On disk (``PBEM_HOME``, else the platform's user data directory)::
 
@@ -25,17 +25,16 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from pbem.crypto.keys import (
+from pbem.crypto.keys import ROOT_BYTES, Identity
+from pbem.format.canonical import b64d, b64e, canonical, parse, pretty
+from pbem.format.card import (
     NAME_PATTERN,
-    ROOT_BYTES,
-    Identity,
     IdentityCard,
     check_email,
     check_name,
     first_error,
     normalize_fingerprint,
 )
-from pbem.format.canonical import b64d, b64e, canonical, parse, pretty
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import atomic_write
 
@@ -190,6 +189,10 @@ class ImportResult(NamedTuple):
 
     card: IdentityCard
     added: bool
+
+
+#: The passphrase of an identity, for scripts (a person is asked at the terminal instead).
+PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 
 
 def default_home() -> Path:

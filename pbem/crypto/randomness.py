@@ -1,4 +1,4 @@
-"""Deterministic draw streams and the hash-chain beacon (DESIGN §5).
+"""Deterministic draw streams and the hash-chain beacon (architecture §5).
 
 A draw value (32 bytes) is fixed by signed steps; ``Rng`` expands it with counter-mode
 SHA-256 and draws integers by rejection sampling, so every verifier derives the same draws

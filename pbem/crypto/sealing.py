@@ -1,4 +1,4 @@
-"""Sealed commitments for simultaneous hidden actions (DESIGN §6).
+"""Sealed commitments for simultaneous hidden actions (architecture §6).
 
 A seat commits to its action with ``H(domain, game, parent, seat, salt, action)`` and
 publishes the action encrypted with ChaCha20-Poly1305 under a key derived from its identity,

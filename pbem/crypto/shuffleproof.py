@@ -1,4 +1,4 @@
-"""Proofs that a shuffle pass is a shuffle (DESIGN §7): pure functions, no file format.
+"""Proofs that a shuffle pass is a shuffle (architecture §7): pure functions, no file format.
 
 **Protocol.** The proof of a shuffle of Terelius and Wikström ("Proofs of Restricted
 Shuffles", AFRICACRYPT 2010) as Haenni, Locher, Koenig and Dubuis give it in pseudo-code
@@ -56,7 +56,7 @@ s'_0..s'_{N-1}``, every value 32 bytes (scalars little-endian below L, points ca
 **What it makes sound.** A pass whose proof checks is a shuffle of its input, whatever
 the seat did: a dropped, duplicated or substituted item cannot pass (soundness error about
 N/2^252 in the random-oracle model, as the generators' discrete logarithms are unknown).
-The end-of-game audit (``deck.audit_shuffles``) no longer guards this; it only reviews
+The end-of-game audit (``pbem.crypto.passes.audit_shuffles``) no longer guards this; it only reviews
 that each seat shuffled as its disclosed secret dictates.
 """
 
@@ -66,8 +66,9 @@ import hashlib
 from collections.abc import Sequence
 
 from pbem.crypto import group
-from pbem.crypto.deck import Ciphertext, ShuffleWitness, check_ciphertext
+from pbem.crypto.deck import Ciphertext, check_ciphertext
 from pbem.crypto.group import DeckError, L, Point, check_point, frame
+from pbem.crypto.passes import ShuffleWitness
 
 _GENERATOR = b"pbem/1/shuffle/generator\0"
 _STATEMENT = b"pbem/1/shuffle/statement\0"
@@ -167,8 +168,8 @@ def prove(
     context: bytes,
 ) -> bytes:
     """The proof that ``after`` is ``before`` re-encrypted and permuted as ``witness``
-    says (``deck.reencrypt``), bound to ``context``. Deterministic: the same pass in the
-    same context gives the same bytes."""
+    says (``pbem.crypto.passes.reencrypt``), bound to ``context``. Deterministic: the same
+    pass in the same context gives the same bytes."""
     ins, outs, joint = _inputs(before, after, joint_key)
     n = len(ins)
     psi = list(witness.permutation)

@@ -1,11 +1,11 @@
-"""Errors that reach the user as one line and an exit code (DESIGN §8)."""
+"""Errors that reach the user as one line and an exit code (architecture §8)."""
 
 from __future__ import annotations
 
 
 class PbemError(Exception):
     """Base of every error the CLI reports as one line. ``exit_code``: 1 when a file, a
-    key or a move was rejected, 2 for usage or I/O problems."""
+    key or a move was rejected, 2 for usage or I/O problems, 3 for a bug in pbem."""
 
     exit_code = 1
 
@@ -30,6 +30,13 @@ class Rejected(PbemError):
     """Input was read but refused: a bad signature, an illegal move, a wrong passphrase."""
 
     exit_code = 1
+
+
+class InternalError(PbemError):
+    """A bug in pbem, caught before it could do harm (a file about to be written that is
+    not what the store verified, say): the command stops and nothing is written or sent."""
+
+    exit_code = 3
 
 
 class UsageError(PbemError):

@@ -1,4 +1,4 @@
-"""Writing files so that nothing is ever half-written, lost or written over (DESIGN §8)."""
+"""Writing files so that nothing is ever half-written, lost or written over (architecture §8)."""
 
 from __future__ import annotations
 

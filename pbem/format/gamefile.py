@@ -1,4 +1,4 @@
-"""The game file (DESIGN §3, ``schemas/format.md``): one JSON document holding the genesis,
+"""The game file (architecture §3, ``schemas/format.md``): one JSON document holding the genesis,
 the append-only log of signed steps and a cached copy of the current public state.
 
 Bytes verified are bytes signed. A file is parsed strictly (``pbem.format.canonical``), each
@@ -21,8 +21,6 @@ from typing import Annotated, Any, ClassVar, Literal, TypeVar, overload
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
-from pbem.crypto.keys import IdentityCard
-from pbem.crypto.notes import Notes
 from pbem.format.canonical import (
     MAX_SAFE_INTEGER,
     OutOfRange,
@@ -36,7 +34,9 @@ from pbem.format.canonical import (
     plain_text,
     pretty,
 )
+from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
+from pbem.format.notes import Notes
 
 FORMAT = "pbem/1"
 S = TypeVar("S", bound="Signed")
@@ -133,7 +133,7 @@ class RulesetPin(Strict):
 
 
 class EscrowSetup(Strict):
-    """Who holds the escrowed seat secrets (DESIGN §11): ``others`` (every other seat,
+    """Who holds the escrowed seat secrets (architecture §11): ``others`` (every other seat,
     all of them together), ``referees`` (the cards listed, who do not play), or ``none``
     (then a call can only end the game). ``deal`` is the creator's own escrow (its join
     envelope is the genesis); every other seat's is in its join envelope."""
@@ -152,8 +152,8 @@ class Genesis(Signed):
     options: dict[str, Any]
     seats: list[IdentityCard] = Field(min_length=1, max_length=MAX_SEATS)
     creator: Seat
-    head: Key = Field(description="the creator's beacon chain head (DESIGN §5)")
-    deck_key: Key = Field(description="the creator's deck key for sealed decks (DESIGN §7)")
+    head: Key = Field(description="the creator's beacon chain head (architecture §5)")
+    deck_key: Key = Field(description="the creator's deck key for sealed decks (architecture §7)")
     deck_proof: Sig = Field(description="proof that the creator knows the deck key's secret")
     chain: int = Field(ge=1, le=1 << 20, description="length of every seat's beacon chain")
     deadline: int = Field(
@@ -178,7 +178,7 @@ class Entry(Signed):
     time: Time
     body: dict[str, Any]
     preimage: Key
-    notes: Notes = Field(description="notes and press (pbem.crypto.notes), usually none")
+    notes: Notes = Field(description="notes and press (pbem.format.notes), usually none")
     signature: Sig
 
     def signing_kind(self) -> str:
@@ -202,7 +202,7 @@ class Envelope(Signed):
     time: Time
     body: dict[str, Any]
     preimage: _binary(32, optional=True)  # type: ignore[valid-type]
-    notes: Notes = Field(description="notes and press (pbem.crypto.notes), usually none")
+    notes: Notes = Field(description="notes and press (pbem.format.notes), usually none")
     signature: Sig
 
 
@@ -252,7 +252,7 @@ def step_hash(step: Step | Genesis) -> str:
 
 
 def signing_message(item: Signed) -> bytes:
-    """``b"pbem/1/" + kind + b"\\0" + JCS(object without signature)`` (DESIGN §3)."""
+    """``b"pbem/1/" + kind + b"\\0" + JCS(object without signature)`` (architecture §3)."""
     return b"pbem/1/" + item.signing_kind().encode() + b"\0" + item.signed_part()
 
 

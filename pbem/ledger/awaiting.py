@@ -5,7 +5,7 @@ needs (escrow, dropouts, journal)."""
 
 from __future__ import annotations
 
-from pbem.crypto.keys import IdentityCard
+from pbem.format.card import IdentityCard
 from pbem.format.gamefile import Envelope
 from pbem.format.words import a
 from pbem.ledger.position import Position
@@ -125,3 +125,18 @@ def _cosign(position: Position, first: Envelope, target: str) -> str:
     if first.decision == "handover":
         return f"pbem handover {target} --to {body['card']['name']}"
     return f"pbem play {target}"
+
+
+def owes_automatic(position: Position, seat: int | None) -> bool:
+    """Whether ``seat`` is awaited for a step that needs no decision of its player."""
+    aw = position.awaiting
+    if seat is None or aw is None or seat not in position.remaining():
+        return False
+    return not aw.is_decision
+
+
+def seat_of_card(position: Position, card: IdentityCard | None) -> int | None:
+    if card is None:
+        return None
+    keys = [c.sign_key for c in position.cards]
+    return keys.index(card.sign_key) if card.sign_key in keys else None

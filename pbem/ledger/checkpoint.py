@@ -16,7 +16,7 @@ from typing import Any
 from pbem.crypto import escrow
 from pbem.crypto.deck import Ciphertext
 from pbem.crypto.group import Point, stored_point
-from pbem.crypto.keys import IdentityCard
+from pbem.format.card import IdentityCard
 from pbem.format.gamefile import Batch, Envelope, Genesis
 from pbem.ledger.position import Position
 from pbem.ledger.seats import holders
@@ -24,7 +24,20 @@ from pbem.ledger.tabletop import PrivateReveal, Tabletop
 from pbem.ledger.terms import Awaiting
 from pbem.ruleset.rules import Reshuffle, Result, Reveal, Ruleset
 
-VERSION = 2
+VERSION = 3
+"""Version 3 keeps ``links`` (the chain links of open seats taken for a batch, which a draw
+after a later batch still reads); a checkpoint of another version is made again from the
+stored steps (``Store.head``)."""
+
+#: Fields of a ``Position`` a checkpoint does not keep, and why: the rules and the genesis
+#: are the store's already; the names are the cards'; the history lines and the items taken
+#: are written to the store with the checkpoint; ``last`` is the open batch or interruption.
+NOT_KEPT = frozenset({"rules", "genesis", "genesis_hash", "names", "records", "taken", "last"})
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be restored: another version, or damaged. The store then
+    verifies the stored steps again (they are the record; a checkpoint only saves time)."""
 
 
 def _points(values: list[bytes]) -> list[str]:
@@ -152,15 +165,27 @@ def snapshot(pos: Position) -> bytes:
         "frozen": pos.frozen,
         "batch_at": pos.batch_at,
         "tail": pos.tail,
+        "links": {str(s): v.hex() for s, v in pos.links.items()},
     }
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
 
 
 def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) -> Position:
-    """The position a ``snapshot`` wrote, for the game of ``genesis``."""
-    data = json.loads(zlib.decompress(blob))
-    if data.get("version") != VERSION:
-        raise ValueError(f"checkpoint version {data.get('version')!r}")
+    """The position a ``snapshot`` wrote, for the game of ``genesis``; ``CheckpointError``
+    when the blob is of another version or cannot be read."""
+    try:
+        data = json.loads(zlib.decompress(blob))
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            version = data.get("version") if isinstance(data, dict) else None
+            raise CheckpointError(f"checkpoint version {version!r}, not {VERSION}")
+        return _restore(data, genesis, genesis_hash, rules)
+    except CheckpointError:
+        raise
+    except (zlib.error, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise CheckpointError(f"damaged checkpoint ({type(exc).__name__})") from exc
+
+
+def _restore(data: dict[str, Any], genesis: Genesis, genesis_hash: str, rules: Ruleset) -> Position:
     aw = data["awaiting"]
     cards = [IdentityCard.model_validate(c) for c in data["cards"]]
     pos = Position(
@@ -199,6 +224,7 @@ def restore(blob: bytes, genesis: Genesis, genesis_hash: str, rules: Ruleset) ->
         frozen=data["frozen"],
         batch_at=data["batch_at"],
         tail=data["tail"],
+        links={int(s): bytes.fromhex(v) for s, v in data["links"].items()},
     )
     pos.escrows = {
         int(s): escrow.decode_escrow(e, len(holders(genesis, int(s))))

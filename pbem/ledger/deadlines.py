@@ -1,4 +1,4 @@
-"""Deadlines (DESIGN §11): when the decision awaited now is due, by the claimed times
+"""Deadlines (architecture §11): when the decision awaited now is due, by the claimed times
 signed so far, and how long its seats have been awaited, in words."""
 
 from __future__ import annotations

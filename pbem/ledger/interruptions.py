@@ -1,4 +1,4 @@
-"""Games that survive a player who drops out (DESIGN §11): the interruptions.
+"""Games that survive a player who drops out (architecture §11): the interruptions.
 
 An **interruption** is a batch that may follow the head of the file even while a batch is
 still open there (it then concerns every seat that batch still awaits, and closes it):
@@ -6,7 +6,7 @@ still open there (it then concerns every seat that batch still awaits, and close
 - ``call``: once the deadline has passed by their own claimed times, every active seat not
   awaited signs a call naming the awaited seats, the awaited parent and the decision. When
   all have signed, a missing decision is made by the ruleset's stand-in, in the open, with
-  randomness from the callers' chain links (DESIGN §5); a missing automatic step needs the
+  randomness from the callers' chain links (architecture §5); a missing automatic step needs the
   seat's secret, so the escrow holders are asked to open it (``unseal``). With no escrow, a
   call can only end the game (``end``), scored as it stands.
 - ``unseal``: each escrow holder publishes its decrypted share of the called seat's
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.crypto import deck, escrow
 from pbem.crypto.group import check_scalar
-from pbem.crypto.keys import IdentityCard
 from pbem.format.canonical import b64d, b64e, canonical
+from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, Envelope
 from pbem.format.words import a

@@ -1,4 +1,4 @@
-"""Seats played in the open (DESIGN §11): a seat whose secret is public (it resigned, or its
+"""Seats played in the open (architecture §11): a seat whose secret is public (it resigned, or its
 escrow was opened after a call) owes nothing it must sign. Whatever it owes without a
 decision (shares, a reveal, a chain link, a shuffle pass, the disclosure) is computed here
 by every replay alike, and a stand-in makes its decisions with randomness nobody can steer."""
@@ -79,7 +79,7 @@ def deck_share(pos: Position, handle: str, x: bytes) -> Any:
 
 def stand_in_rng(pos: Position, seat: int, parts: list[bytes]) -> Rng:
     """The randomness of a stand-in's decision: from values fixed before anyone could
-    compute the outcome (DESIGN §5): the callers' links, or a resigned seat's own next
+    compute the outcome (architecture §5): the callers' links, or a resigned seat's own next
     link (fixed since its join), with the game and the parent it answers."""
     return Rng(
         draw_value(b"stand-in", pos.game_bytes, bytes.fromhex(pos.head_hash), bytes([seat]), *parts)

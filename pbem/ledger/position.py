@@ -23,15 +23,16 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from pbem.crypto.escrow import Escrow
-from pbem.crypto.keys import IdentityCard
-from pbem.crypto.notes import check_notes
 from pbem.crypto.randomness import Rng, chain_step, draw_value
 from pbem.crypto.signatures import verify_signature
 from pbem.format.canonical import b64d, canonical
+from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, CachedState, Entry, Envelope, Genesis
 from pbem.format.gamefile import step_hash as hash_of
+from pbem.format.notes import check_notes
 from pbem.format.words import a, plural
+from pbem.ledger.genesis import check_genesis
 from pbem.ledger.interruptions import INTERRUPTIONS, add_interruption, describe_interrupt
 from pbem.ledger.seats import check_escrow, signer_card
 from pbem.ledger.settle import settle
@@ -71,7 +72,7 @@ class Position:
     awaiting: Awaiting | None = None
     result: Result | None = None
     table: Tabletop | None = None
-    """Deck keys, sealed decks, shares and shuffle passes (DESIGN §7)."""
+    """Deck keys, sealed decks, shares and shuffle passes (architecture §7)."""
     reveal: Reveal | None = None
     """The pending reveal of sealed items, while its shares are collected."""
     final: Result | None = None
@@ -95,7 +96,7 @@ class Position:
     """The steps verified since this position was started or restored."""
     taken: list[tuple[int, Entry | Envelope]] = field(default_factory=list)
     """The entries and envelopes verified since then, with the index of their step."""
-    # ----- seats and dropouts (DESIGN §11) -----
+    # ----- seats and dropouts (architecture §11) -----
     cards: list[IdentityCard] = field(default_factory=list)
     """The identity in force at each seat: the genesis's, or a substitute's after a
     handover. Every step is checked against the key in force when it is made."""
@@ -138,7 +139,7 @@ class Position:
         """Check the genesis and await the join batch."""
         names = [card.name for card in genesis.seats]
         pos = cls(rules=rules, genesis=genesis, genesis_hash=hash_of(genesis), names=names)
-        pos._check_genesis()
+        check_genesis(genesis, rules)
         pos.cards = list(genesis.seats)
         pos.latest = pos.since = genesis.time
         seats = len(genesis.seats)
@@ -160,47 +161,6 @@ class Position:
         others = tuple(s for s in range(seats) if s != genesis.creator)
         pos.awaiting = Awaiting("batch", others, pos.genesis_hash, "join")
         return pos
-
-    def _check_genesis(self) -> None:
-        g = self.genesis
-        pin = g.ruleset
-        if pin.id != self.rules.id:
-            raise Rejected(f"genesis: the game is {pin.id!r}, not {self.rules.id!r}")
-        if pin.version != self.rules.version or pin.hash != self.rules.content_hash():
-            raise Rejected(
-                f"genesis: the game was made under {pin.id} {pin.version} (rules hash "
-                f"{pin.hash[:12]}), but this pbem has {self.rules.id} {self.rules.version} "
-                f"(rules hash {self.rules.content_hash()[:12]}); use the pbem release the "
-                "game was created with"
-            )
-        try:
-            self.rules.check_options(g.options)
-        except RulesError as exc:
-            raise Rejected(f"genesis: options: {exc}") from exc
-        n = len(g.seats)
-        if not self.rules.min_seats <= n <= self.rules.max_seats:
-            raise Rejected(
-                f"genesis: {pin.id} takes {self.rules.min_seats} to {self.rules.max_seats} "
-                f"seats, not {n}"
-            )
-        if len({card.sign_key for card in g.seats}) != n:
-            raise Rejected("genesis: two seats share one identity")
-        if not 0 <= g.creator < n:
-            raise Rejected(f"genesis: creator seat {g.creator} does not exist")
-        escrow = g.escrow
-        if (escrow.mode == "referees") != bool(escrow.referees):
-            raise Rejected("genesis: escrow referees are named exactly when the mode is referees")
-        if (escrow.mode == "none") != (escrow.deal is None):
-            raise Rejected("genesis: the creator escrows its secret exactly when escrow is on")
-        if escrow.mode == "others" and n < 3:
-            raise Rejected("genesis: with 2 seats, escrow by the other seat would hand it all")
-        keys = {c.sign_key for c in g.seats}
-        if any(r.sign_key in keys for r in escrow.referees):
-            raise Rejected("genesis: a referee of the escrow holds a seat")
-        try:
-            verify_signature(g.seats[g.creator].sign_key, g)
-        except Rejected as exc:
-            raise Rejected("genesis: the creator's signature does not verify") from exc
 
     # ----- what the game awaits --------------------------------------------------------------
 
@@ -485,7 +445,7 @@ class Position:
 
     def settle(self) -> None:
         """Make what the replay can make itself: the steps of seats whose secret is
-        public, a stand-in's decisions (DESIGN §11)."""
+        public, a stand-in's decisions (architecture §11)."""
         settle(self)
 
     def reparent(self, digest: str) -> None:

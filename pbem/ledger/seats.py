@@ -1,4 +1,4 @@
-"""Who holds what at a table (DESIGN §11): the escrow holders of each seat's secret, whose
+"""Who holds what at a table (architecture §11): the escrow holders of each seat's secret, whose
 key signs for a seat now (the genesis card, or a substitute's after a handover), and which
 seats are still active. Small facts every check of a step needs, kept apart from the steps."""
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.crypto import escrow
 from pbem.crypto.escrow import Escrow
-from pbem.crypto.keys import IdentityCard
+from pbem.format.card import IdentityCard
 from pbem.format.gamefile import Genesis
 
 if TYPE_CHECKING:

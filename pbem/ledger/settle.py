@@ -1,4 +1,4 @@
-"""What the replay makes itself (DESIGN §11): after every step, whatever open seats owe
+"""What the replay makes itself (architecture §11): after every step, whatever open seats owe
 without a decision and the decisions of resigned or called seats (by the stand-in), until
 the game waits for a signature again."""
 

@@ -7,7 +7,7 @@ checker, in the order a game meets them:
 - entries: ``turn`` (a public action under the rules), ``beacon`` (a chain link for a draw,
   or the setup draw), ``shuffle`` (a seat's pass over the sealed decks);
 - batches, by decision: ``join`` (chain heads and deck keys), ``act`` (open actions),
-  ``commit`` and ``reveal`` (sealed actions, DESIGN §6), ``beacon`` (links for a draw after
+  ``commit`` and ``reveal`` (sealed actions, architecture §6), ``beacon`` (links for a draw after
   open actions), ``share`` (decryption shares, §7), ``disclose`` (deck secrets at the end).
 
 A checker validates before it changes anything, so a refused item leaves the position as it
@@ -48,7 +48,7 @@ class EntryKind(Protocol):
 
 
 class TurnEntry:
-    """A public action of the seat whose turn it is (DESIGN §2)."""
+    """A public action of the seat whose turn it is (architecture §2)."""
 
     def check(self, pos: Position, entry: Entry) -> tuple[str, Any]:
         if set(entry.body) != {"action"}:
@@ -67,7 +67,7 @@ class TurnEntry:
 
 
 class BeaconEntry:
-    """A chain link for a draw (DESIGN §5): the setup draw from every head and the creator's
+    """A chain link for a draw (architecture §5): the setup draw from every head and the creator's
     link, or a draw after a single entry from its hash and the next seat's link."""
 
     def check(self, pos: Position, entry: Entry) -> tuple[str, Any]:
@@ -89,7 +89,7 @@ class BeaconEntry:
 
 
 class ShuffleEntry:
-    """A seat's shuffle pass over every deck not yet shuffled by all (DESIGN §7)."""
+    """A seat's shuffle pass over every deck not yet shuffled by all (architecture §7)."""
 
     def check(self, pos: Position, entry: Entry) -> tuple[str, Any]:
         pos.table.apply_shuffle(entry.seat, entry.body, entry.parent)
@@ -213,7 +213,7 @@ class Act:
 
 
 class Commit:
-    """Sealed actions (DESIGN §6): a commitment and the action encrypted; nothing shows
+    """Sealed actions (architecture §6): a commitment and the action encrypted; nothing shows
     until every seat has committed."""
 
     def body(self, pos: Position, batch: Batch, env: Envelope) -> None:
@@ -278,7 +278,7 @@ class BeaconBatch:
 
 
 class Share:
-    """Decryption shares for a reveal of sealed items, each with its proof (DESIGN §7)."""
+    """Decryption shares for a reveal of sealed items, each with its proof (architecture §7)."""
 
     def body(self, pos: Position, batch: Batch, env: Envelope) -> None:
         assert pos.reveal is not None
@@ -372,7 +372,7 @@ def _apply_parallel(pos: Position, batch: Batch, actions: dict[int, Any]) -> str
 
 
 def _after_batch(pos: Position, batch: Batch, digest: str) -> None:
-    """A draw from the batch's links if the rules need one (DESIGN §5), then what is next.
+    """A draw from the batch's links if the rules need one (architecture §5), then what is next.
     The links are the envelopes' and those of open seats made here, in seat order."""
     if isinstance(pos.rules.pending(pos.state), Chance):
         links = {e.seat: b64d(e.preimage) for e in batch.envelopes} | pos.links

@@ -1,4 +1,4 @@
-"""The sealed decks of one game as the file records them (DESIGN §7).
+"""The sealed decks of one game as the file records them (architecture §7).
 
 ``pbem.crypto.deck`` has the mental-poker primitives; this module keeps what a replay needs
 around them: every seat's published deck key (accepted only with its proof), the decks
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.crypto import deck, shuffleproof
+from pbem.crypto import deck, passes, shuffleproof
 from pbem.crypto.deck import Ciphertext
 from pbem.crypto.group import DeckError, Point
 from pbem.format.canonical import b64d, b64e, canonical
@@ -135,8 +135,8 @@ class Tabletop:
         decks, proofs, taken = {}, {}, {}
         for name in self.unshuffled:
             before = self.decks[name]
-            witness = deck.shuffle_witness(secret, name, pass_id(name, seat), len(before))
-            after = taken[name] = deck.reencrypt(before, joint, witness)
+            witness = passes.shuffle_witness(secret, name, pass_id(name, seat), len(before))
+            after = taken[name] = passes.reencrypt(before, joint, witness)
             context = shuffle_context(self.game, name, seat, parent)
             decks[name] = encode_deck(after)
             proofs[name] = b64e(shuffleproof.prove(before, after, joint, witness, context))
@@ -307,8 +307,8 @@ class Tabletop:
         validly but not as its secret dictates (which cannot have rigged the deck)."""
         joint = self.joint
         for name, ids in self.items.items():
-            passes = [
-                deck.ShufflePass(
+            made = [
+                passes.ShufflePass(
                     pass_id(name, seat),
                     self.keys[seat],
                     secrets[seat],
@@ -318,6 +318,6 @@ class Tabletop:
                 for seat, after in self.passes[name]
             ]
             try:
-                deck.audit_shuffles(name, ids, joint, passes)
+                passes.audit_shuffles(name, ids, joint, made)
             except DeckError as exc:
                 raise Rejected(f"shuffle audit failed: {exc}") from exc

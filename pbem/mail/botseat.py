@@ -24,8 +24,9 @@ from pbem.format.canonical import b64d
 from pbem.format.errors import UsageError
 from pbem.ledger.awaiting import decides
 from pbem.ledger.position import Position
-from pbem.play.author import knowledge, seat_of, seat_secret
+from pbem.play.author import knowledge
 from pbem.play.playing import play_moves
+from pbem.play.signer import seat_of, seat_secret
 from pbem.ruleset import registry
 from pbem.ruleset.rules import Bot, RulesError
 from pbem.store.store import Store

@@ -20,16 +20,16 @@ from typing import Any, Literal
 
 import jinja2
 
-from pbem.crypto.keys import IdentityCard
 from pbem.crypto.notes import step_notes
+from pbem.format.card import IdentityCard
 from pbem.format.resources import resource_dir
-from pbem.ledger.awaiting import cosigners, needs_decision
+from pbem.ledger.awaiting import cosigners, describe_awaiting, needs_decision
 from pbem.ledger.logbook import with_open_batch
 from pbem.ledger.position import Position
 from pbem.ledger.terms import Record
 from pbem.mail.config import Smtp
-from pbem.play.author import describe_awaiting
-from pbem.store.store import Head, short_id
+from pbem.store.chain import short_id
+from pbem.store.head import Head
 
 HISTORY_LINES = 40
 

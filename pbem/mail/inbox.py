@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.crypto.keys import IdentityCard
+from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError
 from pbem.format.words import plural
 from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
 from pbem.mail.extract import find_games
-from pbem.store.store import Imported, Store, short_id
+from pbem.store.chain import short_id
+from pbem.store.head import Imported
+from pbem.store.store import Store
 
 
 @dataclass

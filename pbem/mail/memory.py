@@ -1,4 +1,4 @@
-"""The robot's memory, in the store (DESIGN §10): how far each IMAP mailbox was read, the
+"""The robot's memory, in the store (architecture §10): how far each IMAP mailbox was read, the
 messages taken, the positions the player was told about, and the outbox. Each change is a
 transaction of its own, so a crash or a dropped connection costs at most re-reading one
 message (and importing it twice changes nothing), and mail queued is never lost."""

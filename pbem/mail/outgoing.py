@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Literal
 
-from pbem.crypto.keys import Identity, IdentityCard
+from pbem.crypto.keys import Identity
+from pbem.format.card import IdentityCard
 from pbem.format.errors import UsageError
 from pbem.ledger.awaiting import needs_decision
 from pbem.mail.compose import message_for
@@ -62,5 +63,5 @@ def prepare(
         with store.writing():
             head = store.head(game)
             made = automatic(head.position, identity, journal=Journal(store))
-            store.save(head.position, "made by pbem send")
+            store.save(head, "made by pbem send")
     return Outgoing(message_for(store.head(game), me, smtp, to), made, called)

@@ -34,7 +34,7 @@ from pathlib import Path
 from pbem.crypto.keys import Identity
 from pbem.format.errors import PbemError
 from pbem.format.words import plural
-from pbem.ledger.awaiting import needs_decision, signature_due, waits_for
+from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
 from pbem.ledger.deadlines import due, waiting
 from pbem.mail import transport
 from pbem.mail.botseat import BotSeat
@@ -44,10 +44,13 @@ from pbem.mail.extract import parse_message
 from pbem.mail.inbox import describe, import_message
 from pbem.mail.memory import Memory
 from pbem.mail.waiting import Waiter, Woken
-from pbem.play.author import automatic, describe_awaiting, utc_now
+from pbem.play.author import automatic
 from pbem.play.rescue import callers
+from pbem.play.signer import utc_now
+from pbem.store.chain import short_id
+from pbem.store.head import Head
 from pbem.store.journal import Journal
-from pbem.store.store import Head, Store, short_id
+from pbem.store.store import Store
 
 NOTIFY_TIMEOUT = 60
 
@@ -170,7 +173,7 @@ class Robot:
                 return
             made = automatic(pos, self.me, journal=Journal(self.store))
             if made:
-                self.store.save(pos, "made by pbem watch")
+                self.store.save(head, "made by pbem watch")
         short = short_id(game)
         if made:
             report.lines.append(f"{pos.rules.id} {short}: made {plural(made, 'automatic step')}")

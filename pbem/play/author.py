@@ -1,71 +1,45 @@
-"""Making signed steps: what a seat's own ``pbem`` does on its turn.
+"""Making signed steps: what a seat's own ``pbem`` does on its turn: a new game's genesis,
+the steps a seat owes without a decision (``automatic``), its decisions (``act``), and
+what it may know that others may not (its hand, its peeks, its own sealed action).
 
-Every step made here goes straight through ``Replay.add``/``add_envelope``, the same checks
-a recipient runs, so a command can never write a step that verification would refuse.
-Per-game secrets (beacon chain, sealing keys) are derived from the identity and the game
-id, so a seat needs nothing but its keyring to carry on from any machine.
+Every step made here goes through ``pbem.play.signer`` and so through the same checks a
+recipient runs: a command can never write a step that verification would refuse.
 """
 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
-from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import ValidationError
-
-from pbem.crypto import deck, escrow, hpke
-from pbem.crypto.keys import Identity, IdentityCard
-from pbem.crypto.randomness import chain
-from pbem.crypto.sealing import open_sealed, seal, seal_key
-from pbem.crypto.seatsecret import derive
+from pbem.crypto import deck
+from pbem.crypto.keys import Identity
+from pbem.crypto.sealing import open_sealed, seal
+from pbem.crypto.signatures import sign_new
 from pbem.format.canonical import b64d, b64e, canonical
+from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
-from pbem.format.gamefile import (
-    Entry,
-    Envelope,
-    EscrowSetup,
-    Genesis,
-    RulesetPin,
-    Signed,
-    message_for,
-)
+from pbem.format.gamefile import Envelope, EscrowSetup, Genesis, RulesetPin
 from pbem.ledger.awaiting import describe_awaiting
-from pbem.ledger.interruptions import handover_info
 from pbem.ledger.replay import Replay
-from pbem.ledger.seats import holders
-from pbem.ledger.tabletop import key_context
+from pbem.play.rescue import check_my_shares, signer_of, unseal
+from pbem.play.signer import (
+    DEFAULT_CHAIN,
+    Clock,
+    Entropy,
+    _always,
+    _entry,
+    _envelope,
+    beacon_chain,
+    deck_key_fields,
+    escrow_deal,
+    seal_key_for,
+    seat_of,
+    seat_secret,
+    utc_now,
+)
 from pbem.ruleset.knowledge import Knowledge
 from pbem.ruleset.rules import RulesError, Ruleset
 from pbem.store.journal import Journal
-
-S = TypeVar("S", bound=Signed)
-Entropy = Callable[[int], bytes]
-Clock = Callable[[], int]
-DEFAULT_CHAIN = 8192
-
-
-#: FOR TESTS ONLY: a fixed claimed time (UTC seconds) for every signature, so that seeded
-#: games are the same on every run, and so that tests can move the clock (deadlines).
-CLOCK_ENV = "PBEM_TEST_CLOCK"
-
-
-def utc_now() -> int:
-    """The signer's claimed time: whole UTC seconds. A claim, not a proof (DESIGN §11)."""
-    fixed = os.environ.get(CLOCK_ENV)
-    return int(fixed) if fixed is not None and fixed.isdigit() else int(time.time())
-
-
-@lru_cache(maxsize=32)
-def _chain(seed: bytes, length: int) -> tuple[bytes, ...]:
-    return tuple(chain(seed, length))
-
-
-def beacon_chain(x: bytes, game: str, length: int) -> tuple[bytes, ...]:
-    """The seat's chain for this game, head first, derived from its seat secret."""
-    return _chain(derive(x, b64d(game), "beacon"), length)
 
 
 def new_game(
@@ -83,7 +57,7 @@ def new_game(
 ) -> Replay:
     """Sign a genesis; the creator must hold one of the seats. ``deadline``: seconds each
     decision may take before the others may call (0: no deadline); ``escrow``: who holds
-    each seat's escrowed secret (``others``, ``referees`` or ``none``, DESIGN §11)."""
+    each seat's escrowed secret (``others``, ``referees`` or ``none``, architecture §11)."""
     keys = [card.sign_key for card in seats]
     if creator.card.sign_key not in keys:
         raise UsageError(f"the creator {creator.card.name!r} must take one of the seats")
@@ -117,185 +91,6 @@ def new_game(
     return Replay.start(sign_new(creator, Genesis, fields), rules)
 
 
-def escrow_deal(genesis: Genesis, x: bytes, game: str, seat: int) -> dict[str, Any] | None:
-    """The seat's secret shared among its escrow holders (DESIGN §11), or None."""
-    holding = holders(genesis, seat)
-    if genesis.escrow.mode == "none" or not holding:
-        return None
-    dealt = escrow.deal(x, [c.box_key_bytes for c in holding], game, seat)
-    return escrow.encode_escrow(dealt)
-
-
-def deck_secret(identity: Identity, game: str) -> bytes:
-    """The seat's per-game secret for sealed decks, derived from its identity (DESIGN §7);
-    everything else the seat derives for the game comes from it (``seat_secret``)."""
-    return _deck_secret(identity.root, game)
-
-
-@lru_cache(maxsize=32)
-def _deck_secret(root: bytes, game: str) -> bytes:
-    """Derived once per seat and game (an HKDF each signature cost more than its Ed25519
-    signing), kept in memory only, as ``_chain`` keeps the beacon chain it derives."""
-    return deck.deck_secret(root, b64d(game))
-
-
-def seat_secret(replay: Replay, identity: Identity, seat: int) -> bytes:
-    """The secret of ``seat`` for ``identity``: sealed to it by a handover, else derived
-    from its own identity (it holds the seat from the start)."""
-    sealed = replay.handed.get(seat)
-    if sealed is not None and replay.cards[seat].sign_key == identity.card.sign_key:
-        info = handover_info(replay.genesis.game, seat)
-        return hpke.open(identity, b64d(sealed), info, b"", what="the handed-over seat secret")
-    return deck_secret(identity, replay.genesis.game)
-
-
-def deck_key_fields(x: bytes, game: str, seat: int) -> dict[str, str]:
-    """The seat's public deck key and the proof that it knows the secret behind it."""
-    return {
-        "deck_key": b64e(deck.public_key(x)),
-        "deck_proof": b64e(deck.prove_key(x, key_context(game, seat))),
-    }
-
-
-def seat_of(replay: Replay, identity: Identity) -> int:
-    """The seat ``identity`` holds now (a handover moves a seat to another identity); one
-    clear line if it holds none."""
-    for index, card in enumerate(replay.cards):
-        if card.sign_key == identity.card.sign_key:
-            return index
-    raise UsageError(f"{identity.card.name!r} holds no seat in this game")
-
-
-def sign_new(identity: Identity, model: type[S], fields: dict[str, Any]) -> S:
-    """Sign ``fields`` as a ``model`` (genesis, entry or envelope) and validate the result
-    strictly, as a recipient will: what we sign is exactly what verifies."""
-    kind = fields["kind"] if model is Entry else model.KIND
-    signature = b64e(identity.sign(message_for(kind, fields)))
-    try:
-        return model.model_validate({**fields, "signature": signature})
-    except ValidationError as exc:
-        raise Rejected(f"cannot sign a malformed {model.__name__.lower()}: {exc}") from exc
-
-
-def sign_item(identity: Identity, item: S) -> S:
-    """Sign an existing object again (tests forge with it: signing is all a forger needs)."""
-    fields = item.model_dump(mode="json")
-    fields.pop("signature")
-    return sign_new(identity, type(item), fields)
-
-
-def next_preimage(replay: Replay, identity: Identity, seat: int) -> str:
-    """The beacon chain value the seat's next signed entry must reveal."""
-    x = seat_secret(replay, identity, seat)
-    values = beacon_chain(x, replay.genesis.game, replay.genesis.chain)
-    return b64e(values[replay.revealed[seat] + 1])
-
-
-def _publish(
-    replay: Replay,
-    identity: Identity,
-    model: type[S],
-    fields: dict[str, Any],
-    clock: Clock,
-    journal: Journal | None,
-    same: Callable[[Any], bool],
-) -> S:
-    """Sign ``fields`` now, unless the journal holds what this seat signed for this
-    decision before: the same again (``same`` says so) is used as it was, anything else is
-    refused, since two different signed steps on one parent are equivocation."""
-    decision = fields.get("decision", fields["kind"])
-    if journal is not None:
-        earlier = journal.recall(fields["game"], fields["parent"], fields["seat"], decision)
-        if earlier is not None:
-            if same(earlier):
-                return earlier
-            index = replay.count if replay.batch is None else replay.count - 1
-            raise Rejected(
-                f"you signed a different {decision} for step {index + 1} already "
-                f"({journal.where(earlier)}); pbem will not sign a second one for the same "
-                "decision: that would be equivocation"
-            )
-    item = sign_new(identity, model, {**fields, "time": clock()})
-    if journal is not None:
-        journal.record(item)
-    return item
-
-
-def _always(earlier: Any) -> bool:
-    """An automatic step signed before is used again as it was: its body is fixed, but
-    for the fresh randomness of what it seals (an escrow's shares)."""
-    return True
-
-
-def _same_body(body: dict[str, Any]) -> Callable[[Any], bool]:
-    return lambda earlier: canonical(earlier.body) == canonical(body)
-
-
-def _awaited_fields(
-    replay: Replay,
-    seat: int,
-    body: dict[str, Any],
-    preimage: str,
-    notes: list[dict[str, Any]] | None,
-) -> dict[str, Any]:
-    """What an entry and an envelope for the decision awaited now both sign."""
-    assert replay.awaiting is not None
-    return {
-        "game": replay.genesis.game,
-        "parent": replay.awaiting.parent,
-        "seat": seat,
-        "body": body,
-        "preimage": preimage,
-        "notes": notes or [],
-    }
-
-
-def _envelope(
-    replay: Replay,
-    identity: Identity,
-    seat: int,
-    body: dict[str, Any],
-    clock: Clock,
-    journal: Journal | None = None,
-    same: Callable[[Any], bool] | None = None,
-    notes: list[dict[str, Any]] | None = None,
-) -> None:
-    aw = replay.awaiting
-    assert aw is not None
-    preimage = "" if aw.decision == "join" else next_preimage(replay, identity, seat)
-    fields = _awaited_fields(replay, seat, body, preimage, notes)
-    fields |= {"kind": "envelope", "decision": aw.decision}
-    item = _publish(replay, identity, Envelope, fields, clock, journal, same or _same_body(body))
-    replay.add_envelope(item)
-
-
-def _entry(
-    replay: Replay,
-    identity: Identity,
-    seat: int,
-    kind: str,
-    body: dict[str, Any],
-    clock: Clock,
-    journal: Journal | None = None,
-    same: Callable[[Any], bool] | None = None,
-    notes: list[dict[str, Any]] | None = None,
-) -> None:
-    preimage = next_preimage(replay, identity, seat)
-    fields = _awaited_fields(replay, seat, body, preimage, notes) | {"kind": kind}
-    same = same or _same_body(body)
-    replay.add(_publish(replay, identity, Entry, fields, clock, journal, same))
-
-
-def seal_key_for(
-    replay: Replay, identity: Identity, seat: int, parent: str, decision: str
-) -> bytes:
-    """The key of the seat's sealed action, derived from its seat secret (so whoever
-    holds the secret, the seat or its escrow holders after a call, can reveal it)."""
-    x = seat_secret(replay, identity, seat)
-    game = b64d(replay.genesis.game)
-    return seal_key(lambda label, extra: derive(x, game, label, extra), parent, seat, decision)
-
-
 def automatic(
     replay: Replay,
     identity: Identity,
@@ -307,8 +102,6 @@ def automatic(
     sealed decks, a beacon supply, the reveal of its sealed action once all have committed,
     decryption shares, its deck secret at the end, and, as an escrow holder, its share when
     a call opens an escrow. Returns how many it made."""
-    from pbem.play.rescue import check_my_shares, signer_of, unseal
-
     made = int(unseal(replay, identity, clock=clock, journal=journal))
     if signer_of(replay, identity) >= len(replay.cards):
         return made  # a referee: it owes nothing else
@@ -366,7 +159,7 @@ def act(
     """Sign the seat's decision: a turn entry, an open envelope, or a sealed commitment,
     with ``notes`` (``pbem.crypto.notes``: JSON as signed) if any. With a ``journal``,
     signing the same decision again gives what was signed before (its notes included),
-    and signing a different one is refused (DESIGN §10)."""
+    and signing a different one is refused (architecture §10)."""
     seat = seat_of(replay, identity)
     aw = replay.awaiting
     if aw is None or seat not in replay.remaining() or aw.kind not in {"turn", "batch"}:

@@ -10,14 +10,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.crypto.keys import Identity
-from pbem.crypto.notes import check_text, seal_note
+from pbem.crypto.notes import seal_note
 from pbem.format.errors import Rejected, UsageError
+from pbem.format.notes import check_text
+from pbem.ledger.awaiting import describe_awaiting
 from pbem.ledger.position import Position
 from pbem.ledger.terms import CHOICES
-from pbem.play.author import act, automatic, describe_awaiting, seat_of
+from pbem.play.author import act, automatic
+from pbem.play.signer import seat_of
 from pbem.ruleset.rules import RulesError
+from pbem.store.head import Head
 from pbem.store.journal import Journal
-from pbem.store.store import Head, Store
+from pbem.store.store import Store
 
 
 @dataclass
@@ -85,7 +89,8 @@ def play_moves(
     if note is not None and not moves:
         raise UsageError("a note is signed into a move: give the move too")
     with store.writing():
-        pos = store.head(game, read).position
+        head = store.head(game, read)
+        pos = head.position
         seat = seat_of(pos, me)
         if note is not None:
             note.check(pos, seat)
@@ -114,8 +119,7 @@ def play_moves(
             made += automatic(pos, me, journal=journal)
         if not done and not made:
             raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
-        store.save(pos, source)
-        head = Head(store, game, pos)
+        head = store.save(head, source)
     return Played(head, done, left, made)
 
 
@@ -130,12 +134,13 @@ def sign_in_store(
     store's newest head, the automatic steps owed before and after are made, and all is
     kept in one transaction (journal first). Returns the position and ``sign``'s words."""
     with store.writing():
-        pos = store.head(game).position
+        head = store.head(game)
+        pos = head.position
         journal = Journal(store)
         automatic(pos, me, journal=journal)
         said = sign(pos, journal)
         automatic(pos, me, journal=journal)
-        store.save(pos, source)
+        store.save(head, source)
     return pos, said
 
 

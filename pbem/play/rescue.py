@@ -1,4 +1,4 @@
-"""Signing the steps that keep a game going when a player drops out (DESIGN §11): a call
+"""Signing the steps that keep a game going when a player drops out (architecture §11): a call
 on the seats that are late, an escrow holder's share when a call opens an escrow, a
 resignation, a handover to a substitute and its acceptance. Like every signature, each
 goes through the journal first (``pbem.play.author``), so nobody signs two different ones
@@ -9,14 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.crypto import escrow
-from pbem.crypto.keys import Identity, IdentityCard
+from pbem.crypto.keys import Identity
 from pbem.format.canonical import b64e, canonical
+from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.gamefile import Envelope
 from pbem.ledger.interruptions import handover_secret
 from pbem.ledger.position import Position
 from pbem.ledger.seats import active, holder_signers, holders, signer_card
-from pbem.play.author import Clock, _always, _publish, seat_secret, utc_now
+from pbem.play.signer import Clock, _always, _publish, next_preimage, seat_secret, utc_now
 from pbem.store.journal import Journal
 
 
@@ -43,8 +44,6 @@ def _sign(
     """Sign an envelope of an interruption and add it (the replay's checks decide)."""
     preimage = ""
     if signer < len(pos.cards):
-        from pbem.play.author import next_preimage
-
         preimage = next_preimage(pos, identity, signer)
     fields = {
         "kind": "envelope",

@@ -1,7 +1,7 @@
 """What one seat may know beyond the public state: the only private input a bot gets.
 
-The public state holds handles of sealed items, never their faces (DESIGN §7), and never a
-sealed action before its reveal (DESIGN §6). A seat's own ``pbem`` can open more: the items
+The public state holds handles of sealed items, never their faces (architecture §7), and never a
+sealed action before its reveal (architecture §6). A seat's own ``pbem`` can open more: the items
 opened to it alone (its hand of region cards, the tokens its Witch looked at, the cards its
 Astronomer drew) and its own committed action. ``Knowledge`` carries exactly that, so a bot
 can play its hand without ever being handed another seat's secret. The engine builds it by

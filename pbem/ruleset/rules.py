@@ -1,6 +1,6 @@
 """The contract between the engine and a ruleset.
 
-A ruleset is a pure state machine (DESIGN §2): every method is a deterministic function of
+A ruleset is a pure state machine (architecture §2): every method is a deterministic function of
 its arguments, with no I/O and no clock, so that anyone can re-run a whole game from the
 signed log and reach the same states. States and actions are pydantic models that dump to
 JSON without floats; the engine hashes ``state.model_dump(mode="json")`` after every step.
@@ -60,7 +60,7 @@ class Parallel(Model):
 
     ``name`` identifies the decision (it is signed into every envelope). With ``sealed`` the
     actions are committed encrypted first and revealed once every seat has committed
-    (DESIGN §6)."""
+    (architecture §6)."""
 
     kind: Literal["parallel"] = "parallel"
     seats: list[int]
@@ -77,7 +77,7 @@ class Chance(Model):
 
 
 class Reveal(Model):
-    """Sealed items must be opened (DESIGN §7): to everyone (``to`` None) or privately to
+    """Sealed items must be opened (architecture §7): to everyone (``to`` None) or privately to
     seat ``to``. ``items`` are handles of sealed items (``"<deck>/<index>"``, see
     ``Ruleset.sealed_decks``). The engine gathers the decryption shares it needs, then calls
     ``Ruleset.apply_reveal`` with the faces (public reveal) or without them (private reveal:
@@ -394,7 +394,7 @@ class Ruleset(ABC):
         bot: Bot = tuned(parameter)
         return bot
 
-    # ----- dropouts (DESIGN §11) -------------------------------------------------------------
+    # ----- dropouts (architecture §11) -------------------------------------------------------------
 
     can_end_early: ClassVar[bool] = False
     """Whether a game can be scored as it stands (a call when no escrow can be opened)."""

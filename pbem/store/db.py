@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -208,11 +209,19 @@ def _create(path: Path) -> None:
         tmp.unlink()
 
 
+def now() -> int:
+    """The local time the store records (when a game was added, a version made, a copy
+    refused): whole seconds, for people, never for the games' rules."""
+    return int(time.time())
+
+
 @contextlib.contextmanager
-def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """One IMMEDIATE transaction: the writer lock is taken at once (others wait up to a
-    minute), and everything in it is committed together or not at all."""
-    db.execute("BEGIN IMMEDIATE")
+def transaction(db: sqlite3.Connection, *, immediate: bool = True) -> Iterator[sqlite3.Connection]:
+    """One transaction: IMMEDIATE (the default) takes the writer lock at once (others wait up
+    to a minute), and everything in it is committed together or not at all; otherwise a
+    read transaction, which sees one snapshot of the database from its first read on (WAL:
+    it never waits for a writer)."""
+    db.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
     try:
         yield db
     except BaseException:

@@ -1,5 +1,5 @@
 """The journal: everything this player's identities signed, by (game, parent, seat,
-decision), kept in the store before any export is written (DESIGN §10).
+decision), kept in the store before any export is written (architecture §10).
 
 Signing twice for one decision is how a player equivocates by accident: two different
 moves on one parent, from two folders or two copies of a file. The author asks the journal

@@ -1,21 +1,20 @@
-"""The local store: the one home of a player's games (DESIGN §10).
+"""The local store: the one home of a player's games (architecture §10).
 
 Like git's object store, it keeps the genesis and each entry and envelope once, by hash; a
 game's verified chain of steps; a version as a pointer to a head, not a copy; a checkpoint
 at each game's head, from which replay continues; the journal of everything this player
 signed; refused copies with the reason, as evidence. Game files and mail attachments are
-its imports and exports. Data flows one way:
+its imports (``pbem.store.importing``) and exports. Data flows one way:
 
     file or mail -> import (verify what is new) -> head -> rules and author
                  -> save (journal first) -> export
 
-A copy is compared with the chain by step hash. A hash covers everything signed before it,
-so a file that differs anywhere is verified from where it differs; steps already verified
-are never verified again, and the checkpoint is used only for the exact head it was made
-at. A copy that extends the chain, or brings envelopes of the open batch, moves the head; a
-copy that is behind changes nothing and says so; a fork or one seat signing two different
-steps on one parent is refused, with both signed steps as proof. Email addresses play no
-part: a copy is accepted on its signatures alone.
+Any number of processes may share a store. Every change is one ``IMMEDIATE`` transaction
+(``writing``), so writers take turns; everything read together is read in one transaction
+(``reading``), from one snapshot of the database, so a head, its steps and its history are
+always of the same moment while another process writes. A position is saved only onto
+the chain it was verified on: a step made on a head that another process has moved on
+meanwhile is never kept.
 """
 
 from __future__ import annotations
@@ -23,85 +22,33 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pbem.crypto.keyring import default_home
 from pbem.format import gamefile
 from pbem.format.canonical import canonical, pretty
-from pbem.format.errors import Rejected, UsageError
+from pbem.format.errors import InternalError, UsageError
 from pbem.format.files import write_new
-from pbem.format.gamefile import FORMAT, Batch, Entry, Envelope, GameFile, Genesis, step_hash
-from pbem.ledger.audit import Comparison, compare, proof_text
-from pbem.ledger.checkpoint import restore, snapshot
+from pbem.format.gamefile import (
+    FORMAT,
+    Batch,
+    CachedState,
+    Entry,
+    Envelope,
+    GameFile,
+    Genesis,
+    step_hash,
+)
+from pbem.ledger.checkpoint import CheckpointError, restore, snapshot
 from pbem.ledger.position import Position
-from pbem.ledger.replay import Progress, Replay, check_cached, replay_file
+from pbem.ledger.replay import Progress, Replay
 from pbem.ledger.terms import Record
 from pbem.ruleset import registry
-from pbem.store.chain import Chain, digest, head_label, refusal, short_id, split
-from pbem.store.db import connect, pack, store_path, transaction, unpack
-
-Status = Literal["new", "updated", "merged", "duplicate", "behind"]
-
-
-def _now() -> int:
-    return int(time.time())
-
-
-@dataclass
-class Head:
-    """A game as the store holds it: the verified position at its head, and its history."""
-
-    store: Store
-    game: str
-    position: Position
-    mark: tuple[Any, ...] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.mark = self.store._mark(self.game, self.position)
-
-    @property
-    def records(self) -> list[Record]:
-        return self.store.records(self.game)
-
-    @property
-    def digest(self) -> str:
-        """The hash of the last step (of the genesis before any), as hex."""
-        row = self.store.db.execute(
-            "SELECT hash FROM steps WHERE game = ? ORDER BY idx DESC LIMIT 1", (self.game,)
-        ).fetchone()
-        return row[0].hex() if row else self.position.genesis_hash
-
-    @property
-    def label(self) -> str:
-        """The head as people compare versions: steps, envelopes of an open batch, hash."""
-        batch = self.position.batch
-        return head_label(self.position.count, len(batch.envelopes) if batch else 0, self.digest)
-
-    def file(self) -> GameFile:
-        return gamefile.decode(self.text())
-
-    def text(self) -> str:
-        """The head as a game file, exactly as the store holds it."""
-        return self.store.file_text(self.game, self.position)
-
-
-@dataclass
-class Imported:
-    """What one import did. ``new_steps``: history lines the store did not have before;
-    ``behind``: how many steps the copy was behind the head (0 when it was not)."""
-
-    status: Status
-    head: Head
-    new_steps: list[Record]
-    envelopes_added: int = 0
-    behind: int = 0
-    seen: str = ""
-    """The hash of the copy's last complete step (the genesis's before any): what a player
-    holding that copy would have moved on."""
+from pbem.store.chain import Chain, digest, short_id, split
+from pbem.store.db import connect, now, pack, store_path, transaction, unpack
+from pbem.store.head import Head, Imported
 
 
 class Store:
@@ -114,6 +61,8 @@ class Store:
         self.path = store_path(self.home)
         self._db: sqlite3.Connection | None = None
         self._depth = 0
+        self._mode: Literal["read", "write"] | None = None
+        """The transaction open on this store's connection, if any."""
         self._evidence: list[tuple[str, str, str, bytes]] = []
 
     @property
@@ -132,23 +81,42 @@ class Store:
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[Store]:
-        """One transaction around everything inside (nested calls join the outer one)."""
+        """One ``IMMEDIATE`` transaction around everything inside: the writer lock is taken
+        at once (other processes wait), and all is kept together or not at all. Nested
+        calls join the outer one; a write inside ``reading`` is a bug (a snapshot that
+        other processes may have moved past cannot be written from)."""
+        if self._mode == "read":
+            raise InternalError("the store was written while it was only being read")
+        with self._transaction("write"):
+            yield self
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Store]:
+        """One read transaction around everything inside: all of it sees the database as
+        it was at its first read, whatever other processes commit meanwhile. Nested in
+        either kind of transaction, it joins it."""
+        with self._transaction("read"):
+            yield self
+
+    @contextlib.contextmanager
+    def _transaction(self, mode: Literal["read", "write"]) -> Iterator[None]:
         if self._depth:
             self._depth += 1
             try:
-                yield self
+                yield
             finally:
                 self._depth -= 1
             return
         try:
-            with transaction(self.db):
-                self._depth = 1
+            with transaction(self.db, immediate=mode == "write"):
+                self._depth, self._mode = 1, mode
                 try:
-                    yield self
+                    yield
                 finally:
-                    self._depth = 0
+                    self._depth, self._mode = 0, None
         finally:
-            self._keep_evidence()
+            if mode == "write":
+                self._keep_evidence()
 
     def _keep_evidence(self) -> None:
         """Refused copies, written after the transaction that refused them (which rolls
@@ -159,7 +127,7 @@ class Store:
                 self.db.executemany(
                     "INSERT INTO refused (game, label, reason, data, received) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    [(*e, _now()) for e in evidence],
+                    [(*e, now()) for e in evidence],
                 )
 
     # ----- reading ---------------------------------------------------------------------------
@@ -184,27 +152,55 @@ class Store:
         return gamefile.load_stored(Genesis, row[0])
 
     def head(self, game: str, read: Head | None = None) -> Head:
-        """The verified position at the game's head, from its checkpoint. ``read`` is a head
-        of the game this process took from the store earlier: it is given back as it is,
-        without restoring the checkpoint again, when the store's head is still the one it
-        holds (no process has added to the game since) and its position is untouched (no
-        step was added to it in memory)."""
+        """The verified position at the game's head, from its checkpoint, read in one
+        transaction. ``read`` is a head of the game this process took from the store earlier:
+        it is given back as it is, without restoring the checkpoint again, when the store's
+        head is still the one it holds (no process has added to the game since) and its
+        position is untouched (no step was added to it in memory). A checkpoint that is
+        missing or cannot be read (an older store, a damaged row) is made again by verifying
+        the stored steps, and kept when the store may be written."""
+        if self._mode is None:
+            with self.reading():
+                found = self._current(game, read)
+            if found is not None:
+                return found
+            with self.writing():
+                return self._current(game, read) or self._rebuilt(game)
+        return self._current(game, read) or self._rebuilt(game)
+
+    def _current(self, game: str, read: Head | None) -> Head | None:
+        """``read`` while it is current, else the head restored from the checkpoint; None
+        when there is no usable checkpoint for the stored chain."""
         if read is not None and read.game == game and read.mark == self._mark(game, read.position):
             return read
         genesis = self.genesis(game)
-        rules = registry.get(genesis.ruleset.id)
         row = self.db.execute(
             "SELECT count, head, data FROM checkpoints WHERE game = ?", (game,)
         ).fetchone()
         chain = self._chain(game)
         last = chain.hashes[-1] if chain.hashes else b""
-        if row is not None and row[0] == len(chain.hashes) and row[1] == last:
+        if row is None or row[0] != len(chain.hashes) or row[1] != last:
+            return None
+        try:
+            rules = registry.get(genesis.ruleset.id)
             position = restore(row[2], genesis, step_hash(genesis), rules)
-        else:  # no checkpoint for this head (an older store): verify once, keep one
-            position = self._rebuild(game, genesis)
-            with self.writing():
-                self._checkpoint(game, position)
+        except CheckpointError:
+            return None
         return Head(self, game, position)
+
+    def _rebuilt(self, game: str) -> Head:
+        """The head verified afresh from the stored steps; its checkpoint is kept when this
+        transaction may write."""
+        genesis = self.genesis(game)
+        replay = Replay.start(genesis, registry.get(genesis.ruleset.id))
+        steps = self.steps(game)
+        for n, step in enumerate(steps, 1):
+            replay.add(step)
+            if self.progress is not None:
+                self.progress(n, len(steps))
+        if self._mode == "write":
+            self._checkpoint(game, replay)
+        return Head(self, game, replay)
 
     def _mark(self, game: str, position: Position) -> tuple[Any, ...]:
         """What says a head is still the store's: its checkpoint row, and how many signed
@@ -214,14 +210,21 @@ class Store:
         ).fetchone()
         return (row, position.signatures, len(position.taken))
 
-    def _rebuild(self, game: str, genesis: Genesis) -> Position:
-        replay = Replay.start(genesis, registry.get(genesis.ruleset.id))
-        steps = self.steps(game)
-        for n, step in enumerate(steps, 1):
-            replay.add(step)
-            if self.progress is not None:
-                self.progress(n, len(steps))
-        return replay
+    def _stamp(self, game: str, position: Position) -> tuple[str, tuple[Any, ...]]:
+        """A new ``Head``'s digest and mark, read in the transaction that made or read its
+        position: the hash of the step the position ends with, and ``_mark``."""
+        digest_hex = position.genesis_hash
+        if position.count:
+            row = self.db.execute(
+                "SELECT hash FROM steps WHERE game = ? AND idx = ?", (game, position.count - 1)
+            ).fetchone()
+            if row is None:
+                raise InternalError(
+                    f"game {short_id(game)}: a position of {position.count} steps has no step "
+                    f"{position.count} in the store"
+                )
+            digest_hex = row[0].hex()
+        return digest_hex, self._mark(game, position)
 
     def _chain(self, game: str) -> Chain:
         return Chain.read(self.db, game)
@@ -238,48 +241,78 @@ class Store:
     def steps(self, game: str, upto: int | None = None, since: int = 0) -> list[Entry | Batch]:
         """The stored steps of a game (those from index ``since`` up to ``upto``), as models:
         ask for the few that are needed, for each one read is validated again."""
-        chain = self._chain(game)
-        out: list[Entry | Batch] = []
-        for digests in chain.items[since:upto]:
-            items = [self._item(d) for d in digests]
-            if isinstance(items[0], Envelope):
-                first = items[0]
-                out.append(
-                    Batch.model_construct(
-                        kind="batch", parent=first.parent, decision=first.decision, envelopes=items
+        with self.reading():
+            chain = self._chain(game)
+            out: list[Entry | Batch] = []
+            for digests in chain.items[since:upto]:
+                items = [self._item(d) for d in digests]
+                if isinstance(items[0], Envelope):
+                    first = items[0]
+                    out.append(
+                        Batch.model_construct(
+                            kind="batch",
+                            parent=first.parent,
+                            decision=first.decision,
+                            envelopes=items,
+                        )
                     )
-                )
-            else:
-                out.append(items[0])
+                else:
+                    out.append(items[0])
         return out
 
-    def records(self, game: str) -> list[Record]:
-        rows = self.db.execute(
-            "SELECT idx, kind, seats, summary FROM records WHERE game = ? ORDER BY idx", (game,)
-        ).fetchall()
-        chain = self._chain(game)
+    def records(self, game: str, upto: int | None = None) -> list[Record]:
+        """The history lines of the stored steps (those before index ``upto``)."""
+        with self.reading():
+            rows = self.db.execute(
+                "SELECT idx, kind, seats, summary FROM records WHERE game = ? ORDER BY idx",
+                (game,),
+            ).fetchall()
+            chain = self._chain(game)
+        end = len(chain.hashes) if upto is None else min(upto, len(chain.hashes))
         return [
             Record(idx, kind, json.loads(seats), *_unlines(summary, chain.hashes[idx].hex()))
             for idx, kind, seats, summary in rows
-            if idx < len(chain.hashes)
+            if idx < end
         ]
 
-    def file_text(self, game: str, position: Position) -> str:
-        """The game file of the head ``position``: the bytes the store keeps, as stored."""
-        genesis = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
-        data = {
-            "format": FORMAT,
-            "genesis": json.loads(genesis[0]),
-            "steps": self._step_values(game),
-            "state": position.cached().model_dump(mode="json"),
-        }
-        return pretty(data)
+    def head_text(self, head: Head) -> str:
+        """The game file of ``head``: its steps as the store keeps their bytes, and its
+        position's cached state. Checked before it is handed out (architecture §10: bytes written
+        are bytes verified): read back strictly, every step must hash as the stored chain
+        says and the cached state must cover exactly those steps. A head whose steps are no
+        longer the store's, or whose position changed after it was read, is a bug of the
+        caller's: ``InternalError``, and nothing is written or mailed."""
+        game, pos = head.game, head.position
+        if head.mark[1:] != (pos.signatures, len(pos.taken)):
+            raise InternalError(f"game {short_id(game)}: a head was changed after it was read")
+        with self.reading():
+            genesis = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
+            chain = self._chain(game)
+            n = pos.count
+            if len(chain.hashes) < n or (n and chain.hashes[n - 1].hex() != head.digest):
+                raise InternalError(
+                    f"game {short_id(game)}: the head read at {head.label} is no longer in the "
+                    "store (read it again)"
+                )
+            values = self._step_values(game, chain.items[:n])
+        cached = pos.cached()
+        text = pretty(
+            {
+                "format": FORMAT,
+                "genesis": json.loads(genesis[0]),
+                "steps": values,
+                "state": cached.model_dump(mode="json"),
+            }
+        )
+        _check_export(game, text, chain.hashes[:n], cached)
+        return text
 
-    def _step_values(self, game: str) -> list[Any]:
-        """The steps as JSON values, straight from the stored bytes (no models)."""
+    def _step_values(self, game: str, rows: list[list[bytes]]) -> list[Any]:
+        """The steps of ``rows`` (each its items' hashes) as JSON values, straight from the
+        stored bytes (no models)."""
         items = dict(self.db.execute("SELECT hash, data FROM items WHERE game = ?", (game,)))
         out = []
-        for digests in self._chain(game).items:
+        for digests in rows:
             values = [json.loads(unpack(items[d])) for d in digests]
             if values[0]["kind"] == "envelope":
                 first = values[0]
@@ -296,8 +329,9 @@ class Store:
         while step NNNN is a batch with K envelopes): names sort in game order. A file of
         that name with other content is never written over; ``~2``, ``~3``... are tried.
         ``read``: the head as this process last read or made it (see ``head``)."""
-        head = self.head(game, read)
-        data = head.text().encode()
+        with self.reading():
+            head = self.head(game, read)
+            data = head.text().encode()
         pos = head.position
         name = f"{stem}.s{pos.count:04d}" + (f"-{len(pos.batch.envelopes)}" if pos.batch else "")
         for n in range(1, 1000):
@@ -309,7 +343,8 @@ class Store:
 
     def export_to(self, game: str, target: Path, read: Head | None = None) -> Path:
         """Write the head of ``game`` to ``target``, which must not exist (or hold it)."""
-        data = self.head(game, read).text().encode()
+        with self.reading():
+            data = self.head(game, read).text().encode()
         if not ((target.is_file() and target.read_bytes() == data) or write_new(target, data)):
             raise UsageError(f"{target}: exists already; pbem never writes over a file")
         self._exported(game, target)
@@ -323,7 +358,7 @@ class Store:
             ).fetchone()[0]
             self.db.execute(
                 "INSERT OR REPLACE INTO exports (path, game, version, written) VALUES (?, ?, ?, ?)",
-                (path, game, version or 0, _now()),
+                (path, game, version or 0, now()),
             )
             self.db.execute(
                 "UPDATE journal SET export = ? WHERE game = ? AND export IS NULL", (path, game)
@@ -336,203 +371,27 @@ class Store:
 
     def import_game(self, game: GameFile, label: str) -> Imported:
         """Verify ``game`` against the stored chain, verifying only what is new, and keep
-        what it adds; see the module doc for what is accepted."""
-        with self.writing():
-            gid = game.genesis.game
-            row = self.db.execute("SELECT genesis FROM games WHERE id = ?", (gid,)).fetchone()
-            if row is None:
-                return self._new(game, label)
-            if row[0] != game.genesis.canonical_bytes():
-                raise self._refuse(
-                    game,
-                    label,
-                    f"{label}: claims game {short_id(gid)} but its genesis differs from the "
-                    "stored one (a forgery or a damaged file)",
-                )
-            chain = self._chain(gid)
-            imported = self._known(game, label)
-            imported.seen = chain.seen_head(game)
-            return imported
+        what it adds (``pbem.store.importing``)."""
+        from pbem.store import importing
 
-    def _new(self, game: GameFile, label: str) -> Imported:
-        rules = registry.get(game.genesis.ruleset.id)
-        try:
-            replay = replay_file(game, rules, self.progress)
-        except Rejected as exc:
-            raise self._refuse(game, label, f"{label}: {exc}") from exc
-        gid = game.genesis.game
-        now = _now()
-        self.db.execute(
-            "INSERT INTO games (id, ruleset, genesis, added, updated) VALUES (?, ?, ?, ?, ?)",
-            (gid, rules.id, game.genesis.canonical_bytes(), now, now),
-        )
-        new = self._write(gid, replay, label)
-        return Imported("new", Head(self, gid, replay), new)
-
-    def _known(self, game: GameFile, label: str) -> Imported:
-        gid = game.genesis.game
-        chain = self._chain(gid)
-        k = chain.known_prefix(game.steps)
-        if k == len(game.steps) and k <= len(chain.hashes):
-            return self._seen(game, label, len(chain.hashes) - k)
-        if self._void_call(gid, chain, game, k):
-            return self._known(game, label)
-        head = self.head(gid)
-        pos = head.position
-        if k == len(chain.hashes):  # after an open batch only an interruption may come
-            return self._extend(game, label, pos, k)
-        step = game.steps[k]
-        last = pos.interrupt if pos.interrupt is not None else pos.batch  # still signed
-        if (
-            k == len(chain.hashes) - 1
-            and isinstance(step, Batch)
-            and last is not None
-            and (step.parent, step.decision) == (last.parent, last.decision)
-        ):
-            return self._merge(game, label, pos, k, last)
-        if isinstance(step, Batch) and k < len(chain.hashes) and len(game.steps) == k + 1:
-            stored = set(chain.items[k])
-            if {digest(e.canonical_bytes()) for e in step.envelopes} <= stored:
-                return self._seen(game, label, len(chain.hashes) - k)
-        if self._answered_call(chain, game, k):
-            return self._seen(game, label, len(chain.hashes) - k)
-        return self._diverged(game, label, k)
-
-    def _answered_call(self, chain: Chain, game: GameFile, k: int) -> bool:
-        """The copy ends with a call signed after step ``k``, a batch of which the store
-        holds more: among them the called seats' own envelopes. They had answered, so the
-        call is void (DESIGN §11): the copy is behind, not a fork. (Its signers' stores
-        drop the call when the answer reaches them.)"""
-        if k >= len(chain.hashes) or len(game.steps) != k + 2:
-            return False
-        batch, call = game.steps[k], game.steps[k + 1]
-        if not (isinstance(batch, Batch) and isinstance(call, Batch)) or call.decision != "call":
-            return False
-        if not {digest(e.canonical_bytes()) for e in batch.envelopes} <= set(chain.items[k]):
-            return False
-        called = call.envelopes[0].body.get("seats") if call.envelopes else None
-        answered = {self._item(d).seat for d in chain.items[k]}
-        if not isinstance(called, list) or not called or any(type(s) is not int for s in called):
-            return False  # not a call's body: replaying the copy refuses it
-        return set(called) <= answered
-
-    def _void_call(self, gid: str, chain: Chain, game: GameFile, k: int) -> bool:
-        """The stored chain ends with a call, and the copy holds the called seats' own
-        steps where it parts from the chain: they had acted after all, the call is void
-        (DESIGN §11), and the store drops it. The next import then merges their steps."""
-        last = len(chain.hashes) - 1
-        if last < 1 or k not in (last - 1, last):
-            return False
-        tail = self._item(chain.items[last][0])
-        if not isinstance(tail, Envelope) or tail.decision != "call":
-            return False
-        theirs = game.steps[k]
-        signed = {e.seat for e in theirs.envelopes} if isinstance(theirs, Batch) else {theirs.seat}
-        if not set(tail.body["seats"]) <= signed:
-            return False
-        for table in ("steps", "records"):
-            self.db.execute(f"DELETE FROM {table} WHERE game = ? AND idx >= ?", (gid, last))
-        self.db.execute("DELETE FROM checkpoints WHERE game = ?", (gid,))
-        return True
-
-    def _seen(self, game: GameFile, label: str, behind: int) -> Imported:
-        """A copy whose steps the store holds all of: nothing new. Its cached state is
-        checked all the same (against a version seen, else by replaying it once)."""
-        gid = game.genesis.game
-        state = digest(canonical(game.state.model_dump(mode="json")))
-        known = self.db.execute(
-            "SELECT 1 FROM versions WHERE game = ? AND steps = ? AND head = ? AND state = ?",
-            (gid, len(game.steps), _last(game), state.hex()),
-        ).fetchone()
-        if known is None:
-            try:
-                replay_file(game, registry.get(game.genesis.ruleset.id), self.progress)
-            except Rejected as exc:
-                raise self._refuse(game, label, f"{label}: {exc}") from exc
-        head = self.head(gid)
-        return Imported("duplicate" if not behind else "behind", head, [], behind=behind)
-
-    def _extend(self, game: GameFile, label: str, pos: Position, k: int) -> Imported:
-        signatures = pos.signatures
-        try:
-            for n, step in enumerate(game.steps[k:], k + 1):
-                pos.add(step)
-                if self.progress is not None:
-                    self.progress(n, len(game.steps))
-            check_cached(pos, game.state)
-        except Rejected as exc:
-            raise self._refuse(game, label, f"{label}: {exc}") from exc
-        new = self._write(game.genesis.game, pos, label)
-        added = pos.signatures - signatures
-        return Imported("updated", Head(self, game.genesis.game, pos), new, added)
-
-    def _merge(self, game: GameFile, label: str, pos: Position, k: int, last: Batch) -> Imported:
-        """The copy's step ``k`` is ``last``, the batch or the interruption the stored head
-        is still collecting envelopes for, with envelopes the store may lack."""
-        step = game.steps[k]
-        assert isinstance(step, Batch)
-        mine = {e.seat: e for e in last.envelopes}
-        for env in step.envelopes:
-            if env.seat in mine and mine[env.seat] != env:
-                c = Comparison("equivocation", k, [mine[env.seat].model_dump(), env.model_dump()])
-                raise self._refuse(
-                    game, label, refusal(c, label, game, pos), proof=proof_text(c.proof)
-                )
-        new = [e for e in step.envelopes if e.seat not in mine]
-        if not new and len(game.steps) == k + 1:
-            return self._seen(game, label, 0)
-        signatures = pos.signatures
-        try:
-            for env in new:
-                pos.add_envelope(env)
-            if len(game.steps) > k + 1:  # the copy's step k, as it is, then what follows
-                if not set(mine) <= {e.seat for e in step.envelopes}:
-                    raise Rejected(f"step {k + 1} differs from the stored one (fork)")
-                for later in game.steps[k + 1 :]:
-                    pos.add(later)
-            if set(mine) <= {e.seat for e in step.envelopes} or pos.batch is not None:
-                check_cached(pos, game.state)  # the copy's own position is the merged one
-        except Rejected as exc:
-            raise self._refuse(game, label, f"{label}: {exc}") from exc
-        gid = game.genesis.game
-        new_records = self._write(gid, pos, label)
-        added = pos.signatures - signatures
-        return Imported("merged", Head(self, gid, pos), new_records, added)
-
-    def _diverged(self, game: GameFile, label: str, k: int) -> Imported:
-        """The copy parts from the chain at step ``k``: first the copy must be valid by
-        itself (else it is only a bad file), then it is a fork or an equivocation."""
-        gid = game.genesis.game
-        try:
-            replay_file(game, registry.get(game.genesis.ruleset.id), self.progress)
-        except Rejected as exc:
-            raise self._refuse(game, label, f"{label}: {exc}") from exc
-        stored = self.steps(gid, k + 1)
-        head = self.head(gid)
-        c = compare(stored, game.steps)
-        if c.relation not in {"fork", "equivocation"}:
-            c = Comparison("fork", k)
-        raise self._refuse(
-            game, label, refusal(c, label, game, head.position), proof=proof_text(c.proof)
-        )
-
-    def _refuse(
-        self, game: GameFile, label: str, reason: str, proof: str | None = None
-    ) -> Rejected:
-        """Keep a refused copy as evidence (it survives the rollback of the refusing
-        transaction: it is written on its own) and return the error to raise."""
-        data = gamefile.encode(game).encode()
-        self._evidence.append((game.genesis.game, label, reason, data))
-        return Rejected(reason, detail=proof)
+        return importing.import_game(self, game, label)
 
     # ----- saving what was signed or verified --------------------------------------------------
 
-    def save(self, pos: Position, source: str) -> list[Record]:
-        """Keep what ``pos`` took since it was read from the store (steps signed here):
-        the items, the steps, the history, a new checkpoint and a version. Returns the
-        history lines it added."""
+    def save(self, head: Head, source: str) -> Head:
+        """Keep what ``head``'s position took since it was read from the store (steps signed
+        here): the items, the steps, the history, a new checkpoint and a version; returns the
+        new head. Only onto the chain it was read from: if another process moved the game
+        on meanwhile, nothing is kept (``InternalError``; a caller reads and signs in one
+        ``writing`` transaction, so that this never happens)."""
         with self.writing():
-            return self._write(pos.genesis.game, pos, source)
+            if head.mark[0] != self._mark(head.game, head.position)[0]:
+                raise InternalError(
+                    f"game {short_id(head.game)}: another process moved the game on since it "
+                    "was read; nothing was kept"
+                )
+            self._write(head.game, head.position, source)
+            return Head(self, head.game, head.position)
 
     def _write(self, gid: str, pos: Position, source: str) -> list[Record]:
         db = self.db
@@ -562,9 +421,9 @@ class Store:
         db.execute(
             "INSERT INTO versions (game, steps, envelopes, head, state, source, added) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (gid, pos.count, envelopes, last[0] if last else b"", state, source, _now()),
+            (gid, pos.count, envelopes, last[0] if last else b"", state, source, now()),
         )
-        db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), gid))
+        db.execute("UPDATE games SET updated = ? WHERE id = ?", (now(), gid))
         return new
 
     def _write_step(self, gid: str, pos: Position, index: int, items: list[Any]) -> None:
@@ -600,10 +459,17 @@ class Store:
         )
 
     def _checkpoint(self, gid: str, pos: Position) -> None:
-        row = self.db.execute(
-            "SELECT hash FROM steps WHERE game = ? ORDER BY idx DESC LIMIT 1", (gid,)
+        """The checkpoint of ``pos``, for the step it ends with (which must be the stored
+        chain's last: a checkpoint is trusted for its exact head only)."""
+        rows = self.db.execute(
+            "SELECT idx, hash FROM steps WHERE game = ? ORDER BY idx DESC LIMIT 1", (gid,)
         ).fetchone()
-        head = row[0] if row else b""
+        if (rows[0] + 1 if rows else 0) != pos.count:
+            raise InternalError(
+                f"game {short_id(gid)}: a checkpoint of {pos.count} steps for a chain of "
+                f"{rows[0] + 1 if rows else 0}"
+            )
+        head = rows[1] if rows else b""
         self.db.execute(
             "INSERT OR REPLACE INTO checkpoints (game, count, head, data) VALUES (?, ?, ?, ?)",
             (gid, pos.count, head, snapshot(pos)),
@@ -620,5 +486,16 @@ def _unlines(text: str, head: str) -> tuple[str, str, list[str]]:
     return summary, head, consequences
 
 
-def _last(game: GameFile) -> bytes:
-    return digest(game.steps[-1].canonical_bytes()) if game.steps else b""
+def _check_export(game: str, text: str, hashes: list[bytes], cached: CachedState) -> None:
+    """The bytes about to be written or mailed, read back as any recipient reads them:
+    every step must be the stored, verified one, and the cached state must cover them all.
+    A difference is a bug in pbem (``InternalError``: exit 3, nothing written or sent)."""
+    copy = gamefile.decode(text, what=f"the export of game {short_id(game)}", lazy=True)
+    steps = copy.steps
+    assert isinstance(steps, gamefile.Steps)
+    same = len(steps) == len(hashes) and all(steps.matches(i, h) for i, h in enumerate(hashes))
+    if not same or copy.state != cached or cached.steps != len(hashes):
+        raise InternalError(
+            f"game {short_id(game)}: the file about to be written is not what the store "
+            "verified; nothing was written or sent"
+        )

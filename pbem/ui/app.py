@@ -24,16 +24,18 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from pbem.cli.common import PASSPHRASE_ENV, Opened, export_head, newest_export
-from pbem.crypto.keyring import Keyring
-from pbem.crypto.keys import Identity, IdentityCard
+from pbem.crypto.keyring import PASSPHRASE_ENV, Keyring
+from pbem.crypto.keys import Identity
+from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError, Rejected, UsageError
 from pbem.ledger.awaiting import decides, needs_decision
 from pbem.mail import config as mail_config
 from pbem.mail import transport
 from pbem.mail.outgoing import prepare
 from pbem.play.playing import play_moves
-from pbem.store.store import Head, Store
+from pbem.store.exports import Opened, export_head, newest_export
+from pbem.store.head import Head
+from pbem.store.store import Store
 from pbem.ui.decide import Ask, decide
 from pbem.ui.guard import Guard
 from pbem.ui.pages import Page, error_page, game_page, games_page

@@ -21,14 +21,17 @@ from typing import Any
 
 import jinja2
 
-from pbem.cli.common import newest_export, owes_automatic, seat_of_card
-from pbem.crypto.keys import Identity, IdentityCard
+from pbem.crypto.keys import Identity
+from pbem.format.card import IdentityCard
 from pbem.format.resources import resource_dir
-from pbem.ledger.awaiting import decides
+from pbem.ledger.awaiting import decides, describe_awaiting, owes_automatic, seat_of_card
 from pbem.ledger.deadlines import due, waiting
 from pbem.ledger.position import Position
-from pbem.play.author import describe_awaiting, private_knowledge, utc_now
-from pbem.store.store import Store, short_id
+from pbem.play.author import private_knowledge
+from pbem.play.signer import utc_now
+from pbem.store.chain import short_id
+from pbem.store.exports import newest_export
+from pbem.store.store import Store
 from pbem.ui.pickers import labels_for
 from pbem.view.history import walk
 from pbem.view.render import page_context
@@ -101,7 +104,7 @@ def script_json(value: Any) -> str:
 def deadline(position: Position) -> str:
     """When the decision awaited now is due, in the words of ``pbem status`` (since when
     it is awaited, when the deadline passes or that it has); empty for a game without
-    deadlines (DESIGN §11)."""
+    deadlines (architecture §11)."""
     return waiting(position, utc_now()) if due(position) is not None else ""
 
 

@@ -23,8 +23,10 @@ from pbem.crypto.notes import step_notes
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.gamefile import Batch, GameFile, step_hash
 from pbem.format.words import plural
+from pbem.ledger.awaiting import describe_awaiting
 from pbem.ledger.replay import Record, Replay, StepRejected
-from pbem.play.author import describe_awaiting, own_sealed_action, private_knowledge, seat_of
+from pbem.play.author import own_sealed_action, private_knowledge
+from pbem.play.signer import seat_of
 from pbem.ruleset import registry
 from pbem.ruleset.rules import Result, Ruleset
 

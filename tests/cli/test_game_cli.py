@@ -1,4 +1,4 @@
-"""The game commands end to end, through the real keyring and files (DESIGN §8)."""
+"""The game commands end to end, through the real keyring and files (architecture §8)."""
 
 from __future__ import annotations
 
@@ -309,7 +309,7 @@ def test_the_file_of_the_head_is_named_only_while_it_holds_the_head(
 ) -> None:
     """What ``pbem ui`` titles its page with: the newest export only while no step came
     in since (else the page named a file that holds fewer steps than it shows)."""
-    from pbem.cli.common import newest_export
+    from pbem.store.exports import newest_export
     from pbem.store.store import Store
 
     home = Path(os.environ["PBEM_HOME"])

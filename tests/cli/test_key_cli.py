@@ -1,4 +1,4 @@
-"""``pbem key`` through click: output, exit codes and one-line errors (DESIGN §4, §8)."""
+"""``pbem key`` through click: output, exit codes and one-line errors (architecture §4, §8)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from click.testing import CliRunner, Result
 from pbem.cli import common as cli_common
 from pbem.cli import key as key_cli
 from pbem.crypto.keyring import FAST_KDF_ENV, Keyring
-from pbem.crypto.keys import IdentityCard
 from pbem.format.canonical import pretty
+from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
 
 

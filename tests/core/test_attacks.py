@@ -1,4 +1,4 @@
-"""One forged attack per rejection that DESIGN §3 lists; each checks the message names the
+"""One forged attack per rejection that architecture §3 lists; each checks the message names the
 step, the seat and the reason."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, GameFile, RulesetPin
 from pbem.ledger.audit import compare_files, merge_files
 from pbem.ledger.replay import replay_file
-from pbem.play.author import act, automatic, seal_key_for
+from pbem.play.author import act, automatic
+from pbem.play.signer import seal_key_for
 from pbem.ruleset import registry
 from tests.helpers import (
     Seeded,

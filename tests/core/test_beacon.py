@@ -1,10 +1,11 @@
-"""Who supplies randomness, and from what (DESIGN §5)."""
+"""Who supplies randomness, and from what (architecture §5)."""
 
 from __future__ import annotations
 
 from pbem.crypto.randomness import Rng, chain_step, draw_value
 from pbem.format.canonical import b64d
-from pbem.play.author import act, automatic, beacon_chain, deck_secret
+from pbem.play.author import act, automatic
+from pbem.play.signer import beacon_chain, deck_secret
 from pbem.ruleset.rules import Turn
 from tests.helpers import commit_all, guess_game
 from tests.rulesets.guess import Choose, Guess
@@ -61,7 +62,7 @@ def test_chains_are_derived_from_the_seat_secret_and_game() -> None:
 
 def test_a_draw_after_open_actions_waits_for_a_beacon_batch() -> None:
     """The last seat to sign an open action knew every preimage of its batch when it chose;
-    so the draw takes preimages revealed in a beacon batch after all choices (DESIGN §5)."""
+    so the draw takes preimages revealed in a beacon batch after all choices (architecture §5)."""
     replay, ids = guess_game(3, seed=25, open="true")
     for ident in ids:
         act(replay, ident, Guess(value=5))  # a three-way tie: broken by a draw

@@ -1,4 +1,4 @@
-"""Canonical JSON and strict parsing (DESIGN §3: RFC 8785, no floats)."""
+"""Canonical JSON and strict parsing (architecture §3: RFC 8785, no floats)."""
 
 from __future__ import annotations
 

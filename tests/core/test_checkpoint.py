@@ -71,8 +71,9 @@ def test_a_checkpoint_holds_no_secret_a_seat_opened_or_made_in_memory() -> None:
 
     from pbem.crypto import deck
     from pbem.format.canonical import b64e
-    from pbem.play.author import automatic, deck_secret, new_game, private_knowledge
+    from pbem.play.author import automatic, new_game, private_knowledge
     from pbem.play.selfplay import bot_identities
+    from pbem.play.signer import deck_secret
     from tests.helpers import Seeded
 
     rules = registry.get("peek")

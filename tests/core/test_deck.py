@@ -1,4 +1,4 @@
-"""Sealed-deck primitives (DESIGN §7): keys, sealing, shuffle passes, shares and proofs.
+"""Sealed-deck primitives (architecture §7): keys, sealing, shuffle passes, shares and proofs.
 
 Points are checked against an independent pure-Python model of edwards25519 (RFC 8032
 arithmetic), so the validation tests do not merely restate libsodium.
@@ -18,6 +18,7 @@ from nacl import bindings as nb
 
 from pbem.crypto import deck as dk
 from pbem.crypto import group
+from pbem.crypto import passes as shuffle_passes
 from pbem.crypto.group import BASE, IDENTITY, DeckError, L
 from pbem.format.errors import Rejected
 
@@ -149,12 +150,12 @@ def run_passes(secrets, items=ITEMS, deck=DECK):
     pubs = [dk.public_key(x) for x in secrets]
     jk = dk.joint_key(pubs)
     current = dk.seal(deck, items, jk)
-    passes = []
+    made = []
     for seat, x in enumerate(secrets):
         pass_id = f"setup/{seat}"
-        current = dk.shuffle(current, jk, x, deck, pass_id)
-        passes.append(dk.ShufflePass(pass_id, pubs[seat], x, current))
-    return jk, passes
+        current = shuffle_passes.shuffle(current, jk, x, deck, pass_id)
+        made.append(shuffle_passes.ShufflePass(pass_id, pubs[seat], x, current))
+    return jk, made
 
 
 # --- the model itself ---------------------------------------------------------------------
@@ -280,7 +281,7 @@ def test_a_point_from_a_validated_ciphertext_never_vouches_for_its_new_partner(m
     with pytest.raises(DeckError, match="ciphertext c2 is not a valid point"):
         dk.check_ciphertext((ct.c1, mixed))
     with pytest.raises(DeckError, match="ciphertext 0 c2"):
-        dk.shuffle([(ct.c1, mixed)], jk, secrets[0], DECK, "p")
+        shuffle_passes.shuffle([(ct.c1, mixed)], jk, secrets[0], DECK, "p")
     with pytest.raises(DeckError, match="ciphertext c1"):
         dk.share((mixed, ct.c1), secrets[0], b"ctx")
     # and what was validated is not validated again: a whole pass checks no point
@@ -291,7 +292,7 @@ def test_a_point_from_a_validated_ciphertext_never_vouches_for_its_new_partner(m
     )
     cts = dk.seal(DECK, ITEMS, jk)
     assert dk.check_ciphertext(cts[0]) is cts[0]
-    dk.shuffle(cts, jk, secrets[1], DECK, "p")
+    shuffle_passes.shuffle(cts, jk, secrets[1], DECK, "p")
     assert calls == []
     dk.check_ciphertext((bytes(ct.c1), bytes(ct.c2)))
     assert len(calls) == 2
@@ -477,29 +478,29 @@ def test_shuffle_output_is_the_derived_permutation_of_rerandomized_input():
     secrets = seat_secrets(2)
     jk = dk.joint_key(dk.public_key(x) for x in secrets)
     before = dk.seal(DECK, ITEMS, jk)
-    after = dk.shuffle(before, jk, secrets[0], DECK, "p")
-    perm = dk.shuffle_permutation(secrets[0], DECK, "p", len(ITEMS))
+    after = shuffle_passes.shuffle(before, jk, secrets[0], DECK, "p")
+    perm = shuffle_passes.shuffle_permutation(secrets[0], DECK, "p", len(ITEMS))
     xj = joint_secret(secrets)
     assert [decrypt(ct, xj) for ct in after] == [decrypt(before[k], xj) for k in perm]
     assert not {ct.c1 for ct in after} & {ct.c1 for ct in before}
     assert not {ct.c2 for ct in after} & {ct.c2 for ct in before}
-    assert after == dk.shuffle(before, jk, secrets[0], DECK, "p")  # nothing to store
+    assert after == shuffle_passes.shuffle(before, jk, secrets[0], DECK, "p")  # nothing to store
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 60), st.text(min_size=1, max_size=8), st.integers(1, L - 1))
 def test_shuffle_permutation_is_a_permutation(n, pass_id, secret):
-    perm = dk.shuffle_permutation(scalar(secret), DECK, pass_id, n)
+    perm = shuffle_passes.shuffle_permutation(scalar(secret), DECK, pass_id, n)
     assert sorted(perm) == list(range(n))
 
 
 def test_shuffle_permutation_differs_across_seats_passes_and_decks():
     a, b = seat_secrets(2)
     perms = {
-        tuple(dk.shuffle_permutation(a, DECK, "setup/0", 48)),
-        tuple(dk.shuffle_permutation(b, DECK, "setup/0", 48)),
-        tuple(dk.shuffle_permutation(a, DECK, "setup/1", 48)),
-        tuple(dk.shuffle_permutation(a, "tokens", "setup/0", 48)),
+        tuple(shuffle_passes.shuffle_permutation(a, DECK, "setup/0", 48)),
+        tuple(shuffle_passes.shuffle_permutation(b, DECK, "setup/0", 48)),
+        tuple(shuffle_passes.shuffle_permutation(a, DECK, "setup/1", 48)),
+        tuple(shuffle_passes.shuffle_permutation(a, "tokens", "setup/0", 48)),
         tuple(range(48)),
     }
     assert len(perms) == 5
@@ -508,13 +509,15 @@ def test_shuffle_permutation_differs_across_seats_passes_and_decks():
 def test_shuffle_permutation_is_not_visibly_biased():
     # 600 passes over 3 items: each of the 6 orders should come up about 100 times.
     (secret,) = seat_secrets(1)
-    counts = Counter(tuple(dk.shuffle_permutation(secret, DECK, f"p{i}", 3)) for i in range(600))
+    permutation = shuffle_passes.shuffle_permutation
+    orders = (tuple(permutation(secret, DECK, f"p{i}", 3)) for i in range(600))
+    counts = Counter(orders)
     assert len(counts) == 6
     assert all(60 <= c <= 140 for c in counts.values()), counts
 
 
 def test_shuffle_permutation_known_answer():
-    perm = dk.shuffle_permutation(scalar(7), "regions", "setup/0", 10)
+    perm = shuffle_passes.shuffle_permutation(scalar(7), "regions", "setup/0", 10)
     assert perm == KAT_PERM
 
 
@@ -524,10 +527,10 @@ def test_shuffle_rejects_invalid_input_naming_its_position():
     cts = dk.seal(DECK, ITEMS, jk)
     cts[4] = (cts[4].c1, TORSION[6])
     with pytest.raises(DeckError, match="ciphertext 4 c2"):
-        dk.shuffle(cts, jk, secrets[0], DECK, "p")
+        shuffle_passes.shuffle(cts, jk, secrets[0], DECK, "p")
     cts[4] = None
     with pytest.raises(DeckError, match="ciphertext 4 must be a pair of points"):
-        dk.shuffle(cts, jk, secrets[0], DECK, "p")
+        shuffle_passes.shuffle(cts, jk, secrets[0], DECK, "p")
 
 
 def test_check_shuffle_accepts_the_honest_pass_only():
@@ -535,20 +538,20 @@ def test_check_shuffle_accepts_the_honest_pass_only():
     jk, passes = run_passes(secrets)
     before, honest = passes[0].after, passes[1].after
     args = (jk, secrets[1], DECK, "setup/1")
-    assert dk.check_shuffle(before, honest, *args)
+    assert shuffle_passes.check_shuffle(before, honest, *args)
     swapped = list(honest)
     swapped[0], swapped[1] = swapped[1], swapped[0]
-    assert not dk.check_shuffle(before, swapped, *args)
-    assert not dk.check_shuffle(before, honest[:-1], *args)
-    assert not dk.check_shuffle(before, honest, jk, secrets[1], DECK, "setup/2")
-    assert not dk.check_shuffle(before, honest, jk, secrets[2], DECK, "setup/1")
-    assert not dk.check_shuffle(before, [*honest[:-1], None], *args)
+    assert not shuffle_passes.check_shuffle(before, swapped, *args)
+    assert not shuffle_passes.check_shuffle(before, honest[:-1], *args)
+    assert not shuffle_passes.check_shuffle(before, honest, jk, secrets[1], DECK, "setup/2")
+    assert not shuffle_passes.check_shuffle(before, honest, jk, secrets[2], DECK, "setup/1")
+    assert not shuffle_passes.check_shuffle(before, [*honest[:-1], None], *args)
 
 
 def test_audit_accepts_honest_chain():
     secrets = seat_secrets(4)
     jk, passes = run_passes(secrets)
-    assert dk.audit_shuffles(DECK, ITEMS, jk, passes) == list(passes[-1].after)
+    assert shuffle_passes.audit_shuffles(DECK, ITEMS, jk, passes) == list(passes[-1].after)
 
 
 def test_audit_names_the_pass_that_swapped_in_a_duplicate():
@@ -559,12 +562,13 @@ def test_audit_names_the_pass_that_swapped_in_a_duplicate():
     cheat = list(passes[2].after)
     cheat[0] = dk.rerandomize(cheat[1], jk, scalar(123456789))
     passes[2] = passes[2]._replace(after=cheat)
-    passes[3] = passes[3]._replace(after=dk.shuffle(cheat, jk, secrets[3], DECK, "setup/3"))
+    after = shuffle_passes.shuffle(cheat, jk, secrets[3], DECK, "setup/3")
+    passes[3] = passes[3]._replace(after=after)
     table = dk.item_table(DECK, ITEMS)
     opened = Counter(dk.identify(public_open(ct, secrets), table) for ct in passes[3].after)
     assert opened != Counter(ITEMS) and max(opened.values()) == 2  # the cheat is real
     with pytest.raises(DeckError, match=r"shuffle pass 'setup/2': output is not the shuffle"):
-        dk.audit_shuffles(DECK, ITEMS, jk, passes)
+        shuffle_passes.audit_shuffles(DECK, ITEMS, jk, passes)
 
 
 def test_audit_names_a_pass_whose_disclosed_secret_is_not_its_key():
@@ -572,10 +576,10 @@ def test_audit_names_a_pass_whose_disclosed_secret_is_not_its_key():
     jk, passes = run_passes(secrets)
     passes[1] = passes[1]._replace(seat_secret=secrets[0])
     with pytest.raises(DeckError, match=r"pass 'setup/1': disclosed deck secret does not match"):
-        dk.audit_shuffles(DECK, ITEMS, jk, passes)
+        shuffle_passes.audit_shuffles(DECK, ITEMS, jk, passes)
     passes[1] = passes[1]._replace(seat_secret=bytes(32))
     with pytest.raises(DeckError, match=r"pass 'setup/1': disclosed deck secret is malformed"):
-        dk.audit_shuffles(DECK, ITEMS, jk, passes)
+        shuffle_passes.audit_shuffles(DECK, ITEMS, jk, passes)
 
 
 # --- decryption shares --------------------------------------------------------------------
@@ -740,10 +744,10 @@ def test_derivations_follow_the_documented_labels():
     for i in range(9, 0, -1):  # no word is rejected for such small bounds (2**-60)
         j = words.pop(0) % (i + 1)
         order[i], order[j] = order[j], order[i]
-    assert dk.shuffle_permutation(scalar(7), "regions", "setup/0", 10) == order
+    assert shuffle_passes.shuffle_permutation(scalar(7), "regions", "setup/0", 10) == order
 
     r0 = hashlib.sha512(b"pbem/1/deck/rerand\0" + key + _frame(bytes(8), bytes(4))).digest()
     jk = dk.public_key(scalar(11))
     before = [dk.encrypt_open(dk.item_point("regions", f"c{i}"), jk) for i in range(10)]
-    out = dk.shuffle(before, jk, scalar(7), "regions", "setup/0")
+    out = shuffle_passes.shuffle(before, jk, scalar(7), "regions", "setup/0")
     assert out[0] == dk.rerandomize(before[order[0]], jk, group.reduce64(r0))

@@ -1,4 +1,4 @@
-"""Identities, cards and the keyring (DESIGN §4)."""
+"""Identities, cards and the keyring (architecture §4)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto.keyring import FAST_KDF_ENV, Keyring, default_home, new_kdf_params
-from pbem.crypto.keys import Identity, IdentityCard, fingerprint_of
+from pbem.crypto.keys import Identity
 from pbem.format.canonical import b64d, b64e, pretty
+from pbem.format.card import IdentityCard, fingerprint_of
 from pbem.format.errors import Rejected, UsageError
 
 GAME = bytes(range(16))

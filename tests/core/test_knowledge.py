@@ -15,8 +15,9 @@ from pbem.crypto.keys import Identity
 from pbem.crypto.randomness import Rng
 from pbem.ledger.replay import Replay
 from pbem.ledger.tabletop import share_context
-from pbem.play.author import act, automatic, deck_secret, knowledge, new_game, own_sealed_action
+from pbem.play.author import act, automatic, knowledge, new_game, own_sealed_action
 from pbem.play.selfplay import bot_identities
+from pbem.play.signer import deck_secret
 from pbem.ruleset import registry
 from pbem.ruleset.knowledge import Knowledge
 from tests.helpers import Seeded
@@ -96,7 +97,7 @@ def test_rattus_bots_see_their_hands_and_looks_only() -> None:
 
 
 def test_a_sealed_placement_is_known_to_its_seat_alone() -> None:
-    # R-5.2 / DESIGN §6: between commit and reveal a seat knows its own placement only.
+    # R-5.2 / architecture §6: between commit and reveal a seat knows its own placement only.
     replay, calls, _ = play("rattaneer", {}, 3, 1, "greedy")
     assert calls > 10 and replay.result is not None
 

@@ -1,4 +1,4 @@
-"""Merging copies of one game (DESIGN §3): the same file whatever the order of arrival."""
+"""Merging copies of one game (architecture §3): the same file whatever the order of arrival."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Draw streams and beacon chains (DESIGN §5)."""
+"""Draw streams and beacon chains (architecture §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The checked-in JSON Schemas match the models (DESIGN §1)."""
+"""The checked-in JSON Schemas match the models (architecture §1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sealed decks in the engine (DESIGN §7), proven with the ``peek`` test ruleset."""
+"""Sealed decks in the engine (architecture §7), proven with the ``peek`` test ruleset."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from nacl import bindings as nb
 
 from pbem.cli.main import main
-from pbem.crypto import deck, shuffleproof
+from pbem.crypto import deck, passes, shuffleproof
 from pbem.crypto.group import L
 from pbem.crypto.keys import Identity
 from pbem.format import gamefile
@@ -21,8 +21,9 @@ from pbem.format.errors import Rejected
 from pbem.ledger.audit import merge_files
 from pbem.ledger.replay import Replay, StepRejected, replay_file
 from pbem.ledger.tabletop import encode_deck, pass_id, share_context, shuffle_context
-from pbem.play.author import act, automatic, deck_secret, new_game, private_knowledge
+from pbem.play.author import act, automatic, new_game, private_knowledge
 from pbem.play.selfplay import bot_identities, play_game
+from pbem.play.signer import deck_secret
 from pbem.ruleset import registry
 from tests.core.test_deck import TORSION
 from tests.core.test_shuffle_proof import FIELDS, cheats, mutated
@@ -156,8 +157,8 @@ class SeatPass:
         table = replay.table
         self.before, self.joint = table.decks["cards"], table.joint
         secret = deck_secret(ids[1], replay.genesis.game)
-        self.witness = deck.shuffle_witness(secret, "cards", pass_id("cards", 1), len(CARDS))
-        self.honest = deck.reencrypt(self.before, self.joint, self.witness)
+        self.witness = passes.shuffle_witness(secret, "cards", pass_id("cards", 1), len(CARDS))
+        self.honest = passes.reencrypt(self.before, self.joint, self.witness)
         self.parent = replay.awaiting.parent
         self.context = shuffle_context(replay.genesis.game, "cards", 1, self.parent)
 
@@ -352,10 +353,10 @@ def test_a_valid_pass_off_its_derivation_is_taken_and_reported_by_the_audit(
 ) -> None:
     # The proof makes every pass a shuffle; the end-of-game audit, kept for players to
     # review, still reports a seat that shuffled otherwise than its secret dictates.
-    other = deck.ShuffleWitness(
+    other = passes.ShuffleWitness(
         seat_1.witness.permutation[::-1], seat_1.witness.rerandomizers, seat_1.witness.key
     )
-    after = deck.reencrypt(seat_1.before, seat_1.joint, other)
+    after = passes.reencrypt(seat_1.before, seat_1.joint, other)
     seat_1.publish(
         after, shuffleproof.prove(seat_1.before, after, seat_1.joint, other, seat_1.context)
     )

@@ -1,4 +1,4 @@
-"""Sealed commitments (DESIGN §6)."""
+"""Sealed commitments (architecture §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whole games of the test ruleset through the real file format, many seeds (DESIGN §9)."""
+"""Whole games of the test ruleset through the real file format, many seeds (architecture §9)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_selfplay_is_deterministic(tmp_path) -> None:
 
 def test_chance_after_a_batch_uses_the_batch_preimages() -> None:
     """A tie for closest is broken by a draw made right after the reveal batch, from the
-    batch parent's hash and the preimages the batch revealed (DESIGN §5), with no beacon."""
+    batch parent's hash and the preimages the batch revealed (architecture §5), with no beacon."""
     replay, ids = guess_game(3, seed=11)
     commit_all(replay, ids, [5, 5, 5])
     for ident in ids:
@@ -55,7 +55,7 @@ def test_chance_after_a_batch_uses_the_batch_preimages() -> None:
 
 
 def test_files_survive_a_mail_body(tmp_path) -> None:
-    """No line over 998 characters (RFC 5322), ASCII only, no floats (DESIGN §3)."""
+    """No line over 998 characters (RFC 5322), ASCII only, no floats (architecture §3)."""
     report = play_game(RULES, 4, 5, RULES.parse_options({}), ["random"], tmp_path)
     text = report.path.read_text()
     assert text.isascii()

@@ -14,7 +14,7 @@ import pytest
 from nacl import bindings as nb
 
 from pbem.crypto import deck as dk
-from pbem.crypto import group, shuffleproof
+from pbem.crypto import group, passes, shuffleproof
 from pbem.crypto.group import BASE, DeckError, L
 from pbem.format.canonical import b64d, b64e
 from pbem.ledger.tabletop import encode_deck, pass_id, shuffle_context
@@ -32,21 +32,21 @@ def secrets_for(seed: int, seats: int = 3) -> list[bytes]:
     ]
 
 
-def random_pass(n: int, seed: int) -> tuple[list[dk.Ciphertext], bytes, dk.ShuffleWitness]:
+def random_pass(n: int, seed: int) -> tuple[list[dk.Ciphertext], bytes, passes.ShuffleWitness]:
     """A deck of ``n`` random items after one seat's pass, the joint key and the witness of
     a second seat's pass over it."""
     rng = random.Random(seed)
     secrets = secrets_for(seed)
     jk = dk.joint_key(dk.public_key(x) for x in secrets)
     items = [f"item-{rng.getrandbits(64):x}" for _ in range(n)]
-    before = dk.shuffle(dk.seal("deck", items, jk), jk, secrets[0], "deck", "deck/0")
-    return before, jk, dk.shuffle_witness(secrets[1], "deck", "deck/1", n)
+    before = passes.shuffle(dk.seal("deck", items, jk), jk, secrets[0], "deck", "deck/0")
+    return before, jk, passes.shuffle_witness(secrets[1], "deck", "deck/1", n)
 
 
 def honest_pass(n: int, seed: int) -> tuple:
     """``random_pass`` re-encrypted as its witness says, with the proof of it."""
     before, jk, witness = random_pass(n, seed)
-    after = dk.reencrypt(before, jk, witness)
+    after = passes.reencrypt(before, jk, witness)
     return before, after, jk, witness, shuffleproof.prove(before, after, jk, witness, CONTEXT)
 
 
@@ -84,7 +84,7 @@ def test_an_honest_pass_always_proves(n: int) -> None:
 
 def test_an_empty_deck_has_the_empty_proof() -> None:
     jk = dk.joint_key(dk.public_key(x) for x in secrets_for(0))
-    witness = dk.shuffle_witness(secrets_for(0)[0], "deck", "deck/0", 0)
+    witness = passes.shuffle_witness(secrets_for(0)[0], "deck", "deck/0", 0)
     assert shuffleproof.prove([], [], jk, witness, CONTEXT) == b""
     shuffleproof.check([], [], jk, b"", CONTEXT)
     refused([], [], jk, bytes(32), match="0 items is 0 bytes, not 32")
@@ -124,7 +124,7 @@ CHEATS = ["duplicated item", "item re-encrypted to another", "plaintext shifted"
 @pytest.mark.parametrize("n", [2, 3, 17])
 def test_no_cheat_gets_through_with_any_proof_the_prover_can_make(n: int, cheat: str) -> None:
     before, jk, witness = random_pass(n, n)
-    honest = dk.reencrypt(before, jk, witness)
+    honest = passes.reencrypt(before, jk, witness)
     forged = cheats(before, jk, honest)[cheat]
     # the honest pass's proof, and the prover's algorithm run over the cheat itself
     for proof in (
@@ -138,14 +138,14 @@ def test_a_valid_shuffle_under_another_permutation_proves_with_its_own_witness()
     # Soundness is about being a shuffle: a seat that shuffles validly but not as its
     # secret dictates passes the proof (the end-of-game audit reports it, harmlessly).
     before, jk, witness = random_pass(6, 2)
-    other = dk.ShuffleWitness(witness.permutation[::-1], witness.rerandomizers, witness.key)
-    after = dk.reencrypt(before, jk, other)
+    other = passes.ShuffleWitness(witness.permutation[::-1], witness.rerandomizers, witness.key)
+    after = passes.reencrypt(before, jk, other)
     shuffleproof.check(
         before, after, jk, shuffleproof.prove(before, after, jk, other, CONTEXT), CONTEXT
     )
     refused(
         before,
-        dk.reencrypt(before, jk, witness),
+        passes.reencrypt(before, jk, witness),
         jk,
         shuffleproof.prove(before, after, jk, other, CONTEXT),
     )
@@ -207,7 +207,7 @@ def test_wrong_lengths_and_types_are_refused() -> None:
     with pytest.raises(DeckError, match="output 0 c2"):
         shuffleproof.check(before, [(after[0].c1, TORSION[2]), *after[1:]], jk, proof, CONTEXT)
     with pytest.raises(DeckError, match="not a permutation"):
-        bad = dk.ShuffleWitness([0, 0, 1], witness.rerandomizers, witness.key)
+        bad = passes.ShuffleWitness([0, 0, 1], witness.rerandomizers, witness.key)
         shuffleproof.prove(before, after, jk, bad, CONTEXT)
 
 
@@ -229,9 +229,9 @@ def vector() -> dict:
     keys = [dk.public_key(x) for x in secrets]
     jk = dk.joint_key(keys)
     items = ["alpha", "beta", "gamma"]
-    before = dk.shuffle(dk.seal(name, items, jk), jk, secrets[0], name, pass_id(name, 0))
-    witness = dk.shuffle_witness(secrets[1], name, pass_id(name, 1), 3)
-    after = dk.reencrypt(before, jk, witness)
+    before = passes.shuffle(dk.seal(name, items, jk), jk, secrets[0], name, pass_id(name, 0))
+    witness = passes.shuffle_witness(secrets[1], name, pass_id(name, 1), 3)
+    after = passes.reencrypt(before, jk, witness)
     context = shuffle_context(game, name, 1, parent)
     proof = shuffleproof.prove(before, after, jk, witness, context)
     h, hs = shuffleproof.generators(3)

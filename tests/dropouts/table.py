@@ -16,9 +16,10 @@ from pbem.crypto.randomness import Rng
 from pbem.format import gamefile
 from pbem.format.canonical import b64e
 from pbem.ledger.replay import Replay, replay_file
-from pbem.play.author import act, automatic, beacon_chain, deck_secret, new_game, seat_secret
+from pbem.play.author import act, automatic, new_game
 from pbem.play.rescue import call, callers
 from pbem.play.selfplay import bot_identities
+from pbem.play.signer import beacon_chain, deck_secret, seat_secret
 from pbem.ruleset import registry
 from tests.conformance import verifier as independent
 from tests.helpers import Seeded

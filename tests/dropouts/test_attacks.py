@@ -1,16 +1,18 @@
 """Every way issue 14 lists to abuse a dropout is refused with one line naming the step,
-the seat and the reason (DESIGN §11)."""
+the seat and the reason (architecture §11)."""
 
 from __future__ import annotations
 
 import pytest
 
 from pbem.crypto import escrow
+from pbem.crypto.signatures import sign_item
 from pbem.format.canonical import b64e
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Envelope
-from pbem.play.author import act, automatic, deck_secret, next_preimage, sign_item
+from pbem.play.author import act, automatic
 from pbem.play.rescue import call, handover, resign
+from pbem.play.signer import deck_secret, next_preimage
 from tests.dropouts.table import Table
 from tests.helpers import Seeded
 from tests.rulesets.guess import Guess
@@ -124,7 +126,7 @@ def test_an_escrow_share_that_does_not_match_is_refused_by_its_holder() -> None:
     cheat = escrow.deal(other, [c.box_key_bytes for c in (t.ids[0].card, t.ids[1].card)], game, 2)
     honest = escrow.deal(x, [c.box_key_bytes for c in (t.ids[0].card, t.ids[1].card)], game, 2)
     bad = honest._replace(shares=cheat.shares)
-    from pbem.play.author import beacon_chain, deck_key_fields
+    from pbem.play.signer import beacon_chain, deck_key_fields
 
     body = {
         "head": b64e(beacon_chain(x, game, r.genesis.chain)[0]),

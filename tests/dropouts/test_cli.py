@@ -151,7 +151,7 @@ def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
 def test_a_call_that_crossed_the_called_seat_s_answer_in_the_mail_is_void_in_both_stores(
     table: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """DESIGN §11: cid answers on his copy while ann, not having it yet, calls him. cid's
+    """architecture §11: cid answers on his copy while ann, not having it yet, calls him. cid's
     store takes her call as an older copy, not a fork; ann's store drops the call when
     cid's answer arrives, and keeps his guess."""
     at = machines(table, monkeypatch)

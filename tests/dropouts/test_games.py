@@ -1,4 +1,4 @@
-"""Issue 14's whole games (DESIGN §11): each through the real file format, verified from
+"""Issue 14's whole games (architecture §11): each through the real file format, verified from
 its genesis, and scanned: no secret of a seat whose secret was never published is in the
 file."""
 
@@ -18,7 +18,7 @@ from tests.rulesets.guess import Guess
 
 
 def test_a_rattaneer_seat_that_never_commits_is_called_and_the_stand_in_places() -> None:
-    # R-5.1 placements, DESIGN §11 calls: the stand-in's placement is public and checked.
+    # R-5.1 placements, architecture §11 calls: the stand-in's placement is public and checked.
     t = Table("rattaneer", 3, seed=3)
     t.play(until=silent_at("commit:"))
     t.silent = {2}
@@ -147,7 +147,7 @@ def test_a_call_on_a_seat_that_had_acted_is_void_and_its_step_is_kept(tmp_path) 
 
 
 def test_a_call_being_signed_is_mailed_to_whoever_must_still_sign_it() -> None:
-    # DESIGN §11: a call takes effect once every other active seat has signed it; a turn
+    # architecture §11: a call takes effect once every other active seat has signed it; a turn
     # awaits one seat, so the mail of a half-signed call must name the co-signers too.
     t = Table("guess", 3)
     t.play(until=lambda r: r.awaiting is not None and r.awaiting.kind == "turn")
@@ -163,7 +163,7 @@ def test_a_call_being_signed_is_mailed_to_whoever_must_still_sign_it() -> None:
 
 
 def test_a_checkpoint_after_a_handover_names_the_seat_as_the_substitute() -> None:
-    # DESIGN §11: from the handover on, the substitute's card is the seat's; the store's
+    # architecture §11: from the handover on, the substitute's card is the seat's; the store's
     # checkpoint restored the genesis names, so status named the old player again.
     t = Table("guess", 3)
     t.play(until=lambda r: r.count > 4 and r.batch is None and r.interrupt is None)

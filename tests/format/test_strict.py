@@ -1,4 +1,4 @@
-"""Bytes verified are bytes signed (DESIGN §3, issue 11): every file below was once
+"""Bytes verified are bytes signed (architecture §3, issue 11): every file below was once
 accepted by ``pbem verify`` although an independent verifier rejects it; each must now be
 refused with exit 1 and one line naming the step, the seat and the field, writing nothing.
 """

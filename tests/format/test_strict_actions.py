@@ -11,7 +11,8 @@ from pbem.crypto.sealing import seal
 from pbem.format import gamefile
 from pbem.format.errors import Rejected
 from pbem.ledger.replay import replay_file
-from pbem.play.author import automatic, seal_key_for
+from pbem.play.author import automatic
+from pbem.play.signer import seal_key_for
 from tests.helpers import Seeded, fixed_clock, forged_envelope, guess_game
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from pbem.crypto.keyring import Keyring
 from pbem.crypto.randomness import Rng
 from pbem.format import gamefile
-from pbem.ledger.awaiting import decides
+from pbem.ledger.awaiting import decides, describe_awaiting
 from pbem.ledger.replay import Replay, replay_file
-from pbem.play.author import describe_awaiting, knowledge
+from pbem.play.author import knowledge
 from pbem.ruleset import registry
 from tests.mail.conftest import Player, new_game
 from tests.mail.servers import Smtp

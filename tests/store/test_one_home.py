@@ -1,4 +1,4 @@
-"""The store is the one home of a player's games (DESIGN §10, issue 12): what the player
+"""The store is the one home of a player's games (architecture §10, issue 12): what the player
 signed is never lost or contradicted, reading never signs, stale files get the right
 reason, names match steps, and a file is verified only where it differs."""
 

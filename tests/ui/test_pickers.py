@@ -223,7 +223,7 @@ def test_a_turn_is_queued_move_by_move_while_it_goes_on() -> None:  # T-5
         decide(replay, 1, Ask())
 
 
-def test_the_deadline_shows_only_where_the_game_has_one() -> None:  # DESIGN §11
+def test_the_deadline_shows_only_where_the_game_has_one() -> None:  # architecture §11
     t = table()
     replay = Replay.start(t.rattus.genesis, registry.get("rattus"))
     assert deadline(replay) == ""

@@ -1,5 +1,5 @@
 """Rattaneer's Morning: placements sealed by every seat and not yet revealed appear on the
-page of their own seat only (R-5.1, DESIGN §6)."""
+page of their own seat only (R-5.1, architecture §6)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The actions a seat can take, one model per kind, told apart by ``type``.
 
 Lists whose order means nothing are sorted on validation, so that one choice has exactly
-one JSON form: a sealed placement is committed as canonical JSON (DESIGN §6), and
+one JSON form: a sealed placement is committed as canonical JSON (architecture §6), and
 ``parse_action(format_action(a)) == a`` holds for every action.
 """
 

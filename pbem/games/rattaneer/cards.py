@@ -1,6 +1,6 @@
 """The card set (R-9): its schema, loading it from a data file, and finding a game's set.
 
-Card contents are data, not code (DESIGN §2): the published lists were not found, so the
+Card contents are data, not code (architecture §2): the published lists were not found, so the
 package ships a reconstructed set (``data/cards.json``) and accepts any other file that fits
 this schema. A card id names a card everywhere (state, notation), so ids are unique across
 the whole set, and several physical copies of one sea or treasure card share one id.
@@ -149,7 +149,7 @@ class CardSet(Model):
         assert isinstance(card, TreasureCard)
         return card
 
-    # ----- decks as sorted multisets (DESIGN §5: decks are never shuffled in advance) -----
+    # ----- decks as sorted multisets (architecture §5: decks are never shuffled in advance) -----
 
     def companion_deck(self) -> list[str]:
         return sorted(c.id for c in self.companions)
@@ -185,7 +185,7 @@ def _validate(data: Any, what: str) -> CardSet:
 
 
 def first_problem(exc: ValidationError) -> str:
-    """A validation failure in one line (errors reach the user as one line, DESIGN §8):
+    """A validation failure in one line (errors reach the user as one line, architecture §8):
     where the first problem is, what it is, and how many more there are."""
     problems = exc.errors()
     first = problems[0]

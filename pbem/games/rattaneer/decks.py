@@ -1,4 +1,4 @@
-"""Drawing from decks kept as sorted multisets (DESIGN §5).
+"""Drawing from decks kept as sorted multisets (architecture §5).
 
 A deck whose cards everyone sees when drawn is never shuffled ahead: each draw picks
 uniformly from what remains at that moment, so nobody, not even a verifier holding the

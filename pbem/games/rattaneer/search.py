@@ -2,7 +2,7 @@
 
 Rattaneer hides no items: the only hidden information is the other seats' placement in
 the same Morning (R-3), which the search treats as a simultaneous choice, and the order of
-the decks, which the rules draw from at random when a card is needed (DESIGN §5). So a
+the decks, which the rules draw from at random when a card is needed (architecture §5). So a
 determinization is the public state itself, with its own stream for the draws. The
 placement is combinatorial; the search weighs the greedy bot's best-ranked placements
 (``bots.placements``). A Day choice of flips has an obvious best answer (``best_flip``),

@@ -1,6 +1,6 @@
 """The state of a game of Rattus: everything on the table, all of it public (T-4).
 
-Rat tokens and region cards are sealed items (DESIGN §7): the state holds only their
+Rat tokens and region cards are sealed items (architecture §7): the state holds only their
 handles (``"start/3"``, ``"tokens/17"``, ``"regions/5"``), never a face, except the faces of
 items already revealed to everyone. Everything is kept in lists in a fixed order (board
 order, seat order) so that a state read back from canonical JSON behaves exactly like the

@@ -185,7 +185,7 @@ def test_greedy_beats_random(rules):
 
 
 def test_treasure_draws_through_the_real_file(rules, tmp_path):
-    # the island's draws are Chance steps the engine supplies (DESIGN §5): a whole
+    # the island's draws are Chance steps the engine supplies (architecture §5): a whole
     # game with option treasures, signed, re-read and verified, in which treasures are drawn.
     # The seeds are tried in turn until a game reaches the island (most do).
     options = rules.parse_options({"treasures": "true"})

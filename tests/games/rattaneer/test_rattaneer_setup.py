@@ -113,7 +113,7 @@ def test_setup_with_treasures_puts_five_unseen_on_the_island(table):
 
 
 def test_decks_are_drawn_from_sorted_multisets(rules):
-    # R-2 / DESIGN §5: decks are never shuffled ahead; each draw takes from what remains.
+    # R-2 / architecture §5: decks are never shuffled ahead; each draw takes from what remains.
     before = rules.setup({"start_seat": 0}, 3)
     assert before.sea_deck == sorted(before.sea_deck) == load_cards().sea_deck()
     one = rules.resolve_chance(before, Rng(bytes(32)))

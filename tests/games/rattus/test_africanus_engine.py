@@ -17,8 +17,9 @@ from pbem.games.rattus import data, flow, regiondeck
 from pbem.games.rattus.actions import Protect, Use
 from pbem.games.rattus.bots import greedy
 from pbem.ledger.replay import Replay, replay_file
-from pbem.play.author import act, automatic, deck_secret, knowledge, new_game, private_knowledge
+from pbem.play.author import act, automatic, knowledge, new_game, private_knowledge
 from pbem.play.selfplay import bot_identities
+from pbem.play.signer import deck_secret
 from tests.helpers import Seeded, fixed_clock, forged_envelope
 
 from .harness import RULES, options, protect_knowingly

@@ -1,4 +1,4 @@
-"""Whole games through the engine (DESIGN §3-§7): signed steps, beacon draws, sealed token
+"""Whole games through the engine (architecture §3-§7): signed steps, beacon draws, sealed token
 decks and region cards, verified by a recipient after every step; and after every step the
 file holds no face of an unrevealed token or of a card in a hand (T-4)."""
 

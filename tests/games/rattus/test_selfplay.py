@@ -109,7 +109,7 @@ def _no_floats(value: Any) -> None:
 
 
 def test_states_survive_json_and_contain_no_floats() -> None:
-    # DESIGN §2/§3: the engine stores states as JSON; reading one back must behave the same.
+    # architecture §2/§3: the engine stores states as JSON; reading one back must behave the same.
     table = Table.new(4, 2)
 
     def watch(s: State) -> None:

@@ -57,7 +57,7 @@ def test_tokens_and_class_cards() -> None:
 
 
 def test_data_files_are_hashed_with_the_code() -> None:
-    # DESIGN §2: the content hash covers the data files the rules read and the modules;
+    # architecture §2: the content hash covers the data files the rules read and the modules;
     # other files under data/ (a map for drawing the board) change no rule.
     names = {p.name for p in RULES.source_files()}
     assert {n for n in names if n.endswith(".json")} == set(data.FILES)

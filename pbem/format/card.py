@@ -1,0 +1,227 @@
+"""Identity cards (architecture §4): the public half of an identity, as players exchange it and as
+every genesis holds it: a name, an email address, an Ed25519 signing key, an X25519 box key
+and a short fingerprint of both keys that players read to each other out of band. The
+private half, and how its keys are derived, is ``pbem.crypto.keys``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from typing import Annotated, Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from nacl.bindings import crypto_core_ed25519_is_valid_point
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from pbem.format.canonical import b64d, b64e, parse
+from pbem.format.errors import Rejected, UsageError
+
+FINGERPRINT_DOMAIN = b"pbem/1/fingerprint\0"
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# Printable ASCII only, no spaces or angle brackets: the address goes into mail headers.
+EMAIL_PATTERN = re.compile(
+    r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?"
+)
+_RESERVED_NAMES = {"con", "prn", "aux", "nul"} | {
+    f"{p}{i}" for p in ("com", "lpt") for i in range(10)
+}
+_FINGERPRINT_PATTERN = re.compile(r"[A-Z2-7]{4}(?:-[A-Z2-7]{4}){4}")
+#: 32 bytes in canonical base64url: 42 free characters, then one carrying 4 bits.
+_KEY_PATTERN = r"^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$"
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def check_name(name: str) -> str:
+    """Refuse names that are unsafe as file names or in mail headers; return the name."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise UsageError(
+            f"bad identity name {name!r}: use 1 to 64 letters, digits, '-', '_' or '.', "
+            "starting with a letter or digit"
+        )
+    if name.split(".")[0].lower() in _RESERVED_NAMES:
+        raise UsageError(f"bad identity name {name!r}: reserved as a device name on Windows")
+    return name
+
+
+def check_email(email: str) -> str:
+    """Refuse addresses that could smuggle text into a mail header; return the address."""
+    if not isinstance(email, str) or len(email) > 254 or not EMAIL_PATTERN.fullmatch(email):
+        raise UsageError(f"bad email address {email!r}: expected something like bob@example.org")
+    return email
+
+
+def fingerprint_of(sign_key: bytes, box_key: bytes) -> str:
+    """Five groups of four base32 characters (100 bits) of SHA-256 over both public keys:
+    short enough to read over the phone, long enough that nobody can forge a match."""
+    digest = hashlib.sha256(FINGERPRINT_DOMAIN + sign_key + box_key).digest()
+    text = base64.b32encode(digest[:15]).decode("ascii")[:20]
+    return "-".join(text[i : i + 4] for i in range(0, 20, 4))
+
+
+def normalize_fingerprint(text: str) -> str:
+    """Accept a fingerprint as typed (any case, spaces or dashes) in its canonical form."""
+    compact = re.sub(r"[\s-]", "", text).upper()
+    return "-".join(compact[i : i + 4] for i in range(0, len(compact), 4))
+
+
+def _unwrap(message: str) -> str:
+    return message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+
+
+def first_error(exc: ValidationError) -> str:
+    """One line out of a pydantic error: the first problem and where it is."""
+    err = exc.errors()[0]
+    where = ".".join(str(part) for part in err["loc"])
+    message = _unwrap(err["msg"])
+    return f"{where}: {message}" if where else message
+
+
+# --------------------------------------------------------------------------- the public card
+
+
+def _schema(**extra: Any) -> Any:
+    """Constraints for the published JSON Schema only (the validators enforce them)."""
+    return Field(json_schema_extra=extra)
+
+
+class IdentityCard(BaseModel):
+    """The public identity of a player, as it appears in game files and card files.
+
+    Validation is complete: canonical base64url keys of the right size, keys that are
+    valid and not of small order (such keys would let anyone forge signatures or learn the
+    shared secret), and a fingerprint that matches the keys. So a card that exists as an
+    object can be trusted to be self-consistent.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
+
+    # The patterns are published in the schema; the validators below enforce them (and
+    # more: valid points, a matching fingerprint) with messages people can act on.
+    name: Annotated[str, _schema(pattern=f"^{NAME_PATTERN.pattern}$")]
+    email: Annotated[str, _schema(maxLength=254, pattern=f"^{EMAIL_PATTERN.pattern}$")]
+    sign_key: Annotated[str, _schema(pattern=_KEY_PATTERN, description="Ed25519, base64url")]
+    box_key: Annotated[str, _schema(pattern=_KEY_PATTERN, description="X25519, base64url")]
+    fingerprint: Annotated[str, _schema(pattern=f"^{_FINGERPRINT_PATTERN.pattern}$")]
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        try:
+            return check_name(value)
+        except UsageError as exc:
+            raise ValueError(str(exc)) from None
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, value: str) -> str:
+        try:
+            return check_email(value)
+        except UsageError as exc:
+            raise ValueError(str(exc)) from None
+
+    @field_validator("sign_key")
+    @classmethod
+    def _sign_key(cls, value: str) -> str:
+        raw = _canonical_key(value, "sign_key")
+        if not crypto_core_ed25519_is_valid_point(raw):
+            raise ValueError("sign_key is not a valid Ed25519 public key")
+        return value
+
+    @field_validator("box_key")
+    @classmethod
+    def _box_key(cls, value: str) -> str:
+        raw = _canonical_key(value, "box_key")
+        try:
+            # Any clamped scalar times a small-order point is the identity, which
+            # cryptography refuses: this is how a small-order X25519 key is detected.
+            X25519PrivateKey.from_private_bytes(b"\x01" * 32).exchange(
+                X25519PublicKey.from_public_bytes(raw)
+            )
+        except ValueError:
+            raise ValueError("box_key is not a usable X25519 public key") from None
+        return value
+
+    @field_validator("fingerprint")
+    @classmethod
+    def _fingerprint_form(cls, value: str) -> str:
+        if not _FINGERPRINT_PATTERN.fullmatch(value):
+            raise ValueError("fingerprint must look like ABCD-EFGH-IJKL-MNOP-QRST")
+        return value
+
+    @model_validator(mode="after")
+    def _fingerprint_matches(self) -> IdentityCard:
+        expected = fingerprint_of(self.sign_key_bytes, self.box_key_bytes)
+        if self.fingerprint != expected:
+            raise ValueError(
+                f"fingerprint {self.fingerprint} does not match the keys (they give {expected})"
+            )
+        return self
+
+    @classmethod
+    def from_keys(cls, name: str, email: str, sign_key: bytes, box_key: bytes) -> IdentityCard:
+        """Build the card for raw public keys, computing the fingerprint."""
+        return cls(
+            name=name,
+            email=email,
+            sign_key=b64e(sign_key),
+            box_key=b64e(box_key),
+            fingerprint=fingerprint_of(sign_key, box_key),
+        )
+
+    @classmethod
+    def from_value(cls, value: Any, *, what: str = "identity card") -> IdentityCard:
+        """Validate parsed JSON as a card; any problem is one ``Rejected`` line."""
+        if not isinstance(value, dict):
+            raise Rejected(f"{what} is not a JSON object")
+        try:
+            return cls.model_validate(value)
+        except ValidationError as exc:
+            raise Rejected(f"{what} is not a valid identity card: {first_error(exc)}") from None
+
+    @classmethod
+    def from_json(cls, data: bytes | str, *, what: str = "identity card") -> IdentityCard:
+        """Parse untrusted JSON text strictly, then validate it as a card."""
+        return cls.from_value(parse(data, what=what), what=what)
+
+    @property
+    def sign_key_bytes(self) -> bytes:
+        return b64d(self.sign_key, size=32, what="sign_key")
+
+    @property
+    def box_key_bytes(self) -> bytes:
+        return b64d(self.box_key, size=32, what="box_key")
+
+    def verify(self, message: bytes, signature: bytes) -> bool:
+        """True when ``signature`` is this card's raw Ed25519 signature over ``message``.
+        Returns False rather than raising so that callers word the rejection themselves
+        (naming the step and the seat)."""
+        if len(signature) != 64:
+            return False
+        try:
+            Ed25519PublicKey.from_public_bytes(self.sign_key_bytes).verify(signature, message)
+        except InvalidSignature:
+            return False
+        return True
+
+    def label(self) -> str:
+        """``name <email>``: how a player is named in messages and mail headers."""
+        return f"{self.name} <{self.email}>"
+
+
+def _canonical_key(value: str, what: str) -> bytes:
+    """A 32-byte key in its one canonical base64url spelling, so that equal cards are
+    equal strings (cards are compared and hashed as JSON)."""
+    try:
+        raw = b64d(value, size=32, what=what)
+    except Rejected as exc:
+        raise ValueError(str(exc)) from None
+    if b64e(raw) != value:
+        raise ValueError(f"{what} is not in canonical base64url (no padding)")
+    return raw

@@ -1,0 +1,74 @@
+"""A game's head as the store held it when it was read, and what one import did.
+
+A ``Head`` is read in one transaction (``Store.reading``): the verified position and the
+hash of the last step it covers are taken from the same snapshot of the database, so they
+always describe the same steps, however many processes share the store. Its ``text()`` is
+that head as a game file, exactly: the steps it covers are a prefix of the store's chain
+even after other processes have added to the game (steps are only ever appended, and an
+open batch only grows), and the cached state is its position's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pbem.format import gamefile
+from pbem.format.gamefile import GameFile
+from pbem.ledger.position import Position
+from pbem.ledger.terms import Record
+from pbem.store.chain import head_label
+
+if TYPE_CHECKING:
+    from pbem.store.store import Store
+
+Status = Literal["new", "updated", "merged", "duplicate", "behind"]
+
+
+@dataclass
+class Head:
+    """A game as the store holds it: the verified position at its head, the hash of the
+    last step it covers (``digest``, hex; the genesis's before any step), and the store's
+    mark of that moment (``Store.head`` gives a head back unchanged while it is current)."""
+
+    store: Store
+    game: str
+    position: Position
+    digest: str = field(init=False)
+    mark: tuple[Any, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.digest, self.mark = self.store._stamp(self.game, self.position)
+
+    @property
+    def records(self) -> list[Record]:
+        """The history lines of the steps this head covers."""
+        return self.store.records(self.game, upto=self.position.count)
+
+    @property
+    def label(self) -> str:
+        """The head as people compare versions: steps, envelopes of an open batch, hash."""
+        batch = self.position.batch
+        return head_label(self.position.count, len(batch.envelopes) if batch else 0, self.digest)
+
+    def file(self) -> GameFile:
+        return gamefile.decode(self.text())
+
+    def text(self) -> str:
+        """The head as a game file, exactly as the store holds it."""
+        return self.store.head_text(self)
+
+
+@dataclass
+class Imported:
+    """What one import did. ``new_steps``: history lines the store did not have before;
+    ``behind``: how many steps the copy was behind the head (0 when it was not)."""
+
+    status: Status
+    head: Head
+    new_steps: list[Record]
+    envelopes_added: int = 0
+    behind: int = 0
+    seen: str = ""
+    """The hash of the copy's last complete step (the genesis's before any): what a player
+    holding that copy would have moved on."""
