@@ -17,6 +17,7 @@ import click
 from pbem.cli.common import (
     as_option,
     awaited,
+    complete_own_identity,
     emit,
     emit_refused,
     game_argument,
@@ -26,7 +27,7 @@ from pbem.cli.common import (
     reports_errors,
 )
 from pbem.cli.progress import Progress
-from pbem.crypto.keyring import default_home
+from pbem.crypto.keyring import Keyring, default_home
 from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError, Rejected, UsageError
 from pbem.format.files import write_new
@@ -34,10 +35,11 @@ from pbem.format.words import plural
 from pbem.ledger.awaiting import waits_for
 from pbem.mail import config as mail_config
 from pbem.mail import transport
-from pbem.mail.botseat import check_spec
+from pbem.mail.botseat import BotSeat, check_spec
+from pbem.mail.homelock import HomeLock
 from pbem.mail.inbox import describe, import_message
 from pbem.mail.outgoing import prepare
-from pbem.mail.robot import NOTIFY_VARIABLES, PassReport, Robot
+from pbem.mail.robot import NOTIFY_VARIABLES, Actor, PassReport, Robot
 from pbem.mail.sources import read_messages
 from pbem.store.chain import short_id
 from pbem.store.exports import newest_export, open_game
@@ -213,7 +215,14 @@ def _unexported(game: str) -> str:
 
 
 @click.command()
-@as_option
+@click.option(
+    "--as",
+    "as_names",
+    metavar="NAME",
+    multiple=True,
+    help="Act for this identity of your keyring (repeat for several; default: every one).",
+    shell_complete=complete_own_identity,
+)
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron).")
 @click.option(
     "--interval",
@@ -225,45 +234,68 @@ def _unexported(game: str) -> str:
     "--bot",
     "bot_spec",
     metavar="SPEC",
-    help="A bot answers your decisions and mails them on: random, greedy, mcts or mcts:N "
-    "(default: the bot.NAME setting; with neither, you decide, told by the notify command).",
+    help="A bot answers the decisions of the identities watched and mails them on: random, "
+    "greedy, mcts or mcts:N (default: each identity's bot.NAME setting; with neither, you "
+    "decide, told by the notify command).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
 @reports_errors
 def watch(
-    as_name: str | None, once: bool, interval: int | None, bot_spec: str | None, as_json: bool
+    as_names: tuple[str, ...],
+    once: bool,
+    interval: int | None,
+    bot_spec: str | None,
+    as_json: bool,
 ) -> None:
-    """The mail robot: import new mail from IMAP, make your automatic steps (join, beacon,
-    reveals), mail the result on, and run the notify command when your decision is awaited.
-    It waits for mail with IMAP IDLE where the server offers it, else it looks every
-    --interval seconds. Prints one line per event that changed something. Never deletes
-    mail; safe to stop and restart at any moment. With --bot (or the bot.NAME setting) a
-    bot holds your seats: it answers your decisions, signs them and mails them on."""
+    """The mail robot of this home: import new mail from IMAP, make the automatic steps of
+    every identity of the home (join, beacon, reveals, shares), mail the result on, and run
+    the notify command when a decision of yours is awaited. One robot acts for all the
+    identities of a home (a second pbem watch on the same home is refused): a step one of
+    them makes is the next one's turn at once. It waits for mail with IMAP IDLE where the
+    server offers it, else it looks every --interval seconds, and it wakes when another
+    pbem command of this home changes the store. Prints one line per event that changed
+    something. Never deletes mail; safe to stop and restart at any moment. With --bot (or
+    an identity's bot.NAME setting) a bot holds that identity's seats: it answers its
+    decisions, signs them and mails them on."""
     if bot_spec is not None:
         check_spec(bot_spec)  # before any passphrase is asked
     settings = mail_config.load()
     mail_config.require_host(settings.imap, "imap")  # fail now, not on every pass
     mail_config.require_host(settings.smtp, "smtp")
-    me = identity(as_name)
-    assert me is not None
-    spec = bot_spec if bot_spec is not None else settings.bot.get(me.card.name)
-    robot = Robot(
-        default_home(),
-        me,
-        settings,
-        mail_config.password(settings.smtp, "smtp", _ask()),
-        mail_config.password(settings.imap, "imap", _ask()),
-        tell=lambda line: click.echo(f"pbem watch: {line}", err=True),
-        bot=check_spec(spec) if spec is not None else None,
-    )
-    try:
-        while True:
-            failed = _one_pass(robot, as_json)
-            if once:
-                sys.exit(failed)
-            robot.wait(interval or settings.imap.interval)
-    except KeyboardInterrupt:
-        click.echo("pbem watch: stopped", err=True)
+    home = default_home()
+    with HomeLock(home):
+        actors = []
+        for name in _watched(as_names):
+            spec = bot_spec if bot_spec is not None else settings.bot.get(name)
+            me = identity(name)
+            actors.append(Actor(me, BotSeat(check_spec(spec), me) if spec else None))
+        robot = Robot(
+            home,
+            actors,
+            settings,
+            mail_config.password(settings.smtp, "smtp", _ask()),
+            mail_config.password(settings.imap, "imap", _ask()),
+            tell=lambda line: click.echo(f"pbem watch: {line}", err=True),
+        )
+        try:
+            while True:
+                failed = _one_pass(robot, as_json)
+                if once:
+                    sys.exit(failed)
+                robot.wait(interval or settings.imap.interval)
+        except KeyboardInterrupt:
+            click.echo("pbem watch: stopped", err=True)
+
+
+def _watched(as_names: tuple[str, ...]) -> list[str]:
+    """The identities the robot acts for: those named, else every own identity of the
+    keyring (a home's robot acts for all of them)."""
+    if as_names:
+        return list(dict.fromkeys(as_names))
+    own = [card.name for card, private in Keyring().list() if private]
+    if not own:
+        raise UsageError("your keyring holds no identity to act for: pbem key new NAME")
+    return own
 
 
 def _one_pass(robot: Robot, as_json: bool) -> int:

@@ -63,9 +63,12 @@ def choose_recipients(
     me: IdentityCard | None,
     to: Literal["awaited", "all"],
     cc: Literal["others", "none"],
+    exclude: frozenset[str] = frozenset(),
 ) -> Recipients:
     """Every seat of the decision awaited now in To (everyone once the game is over, or
-    with ``to="all"``), the other players in Cc unless ``cc="none"``; never the sender.
+    with ``to="all"``), the other players in Cc unless ``cc="none"``; never the sender,
+    nor the identities whose keys are in ``exclude`` (those of the sender's own home: they
+    read the same store, and a mail would bring them nothing).
 
     For a parallel decision that is every seat asked, not only those still missing: each
     seat's robot merges the envelopes as they come and makes its own next step (a reveal,
@@ -74,6 +77,19 @@ def choose_recipients(
     sender alone is awaited: the decision is the sender's own. While a called seat's
     escrow is being opened, the escrow holders are the awaited; while a call or a handover
     is being signed, those who must still sign it are in To too."""
+    chosen = _recipients(replay, me, to, cc)
+    if not exclude:
+        return chosen
+    keep = [c for c in chosen.to if c.sign_key not in exclude]
+    return Recipients(keep, [c for c in chosen.cc if c.sign_key not in exclude] if keep else [])
+
+
+def _recipients(
+    replay: Position,
+    me: IdentityCard | None,
+    to: Literal["awaited", "all"],
+    cc: Literal["others", "none"],
+) -> Recipients:
     seats = replay.cards
     mine = me.sign_key if me is not None else None
     everyone = [c for c in seats if c.sign_key != mine]
@@ -154,7 +170,8 @@ def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
     keys = [c.sign_key for c in seats]
     readers = [keys.index(c.sign_key) for c in recipients.to if c.sign_key in keys]
     records = with_open_batch(replay, head.records)
-    since, history, skipped = _history(replay, records, readers, head.store.steps(head.game))
+    steps = head.store.steps(head.game, upto=replay.count)
+    since, history, skipped = _history(replay, records, readers, steps)
     automatic = not needs_decision(replay)
     remaining = set(replay.remaining())
     context = {
@@ -212,9 +229,11 @@ def compose(head: Head, sender: str, recipients: Recipients) -> EmailMessage:
     return msg
 
 
-def reminder_for(head: Head, me: IdentityCard, smtp: Smtp, text: str) -> EmailMessage | None:
+def reminder_for(
+    head: Head, me: IdentityCard, smtp: Smtp, text: str, exclude: frozenset[str] = frozenset()
+) -> EmailMessage | None:
     """A reminder to the seats past their deadline (the file attached again), or None."""
-    recipients = choose_recipients(head.position, me, "awaited", "none")
+    recipients = choose_recipients(head.position, me, "awaited", "none", exclude)
     if not recipients.to:
         return None
     message = compose(head, smtp.sender or formataddr((me.name, me.email)), recipients)
@@ -225,11 +244,17 @@ def reminder_for(head: Head, me: IdentityCard, smtp: Smtp, text: str) -> EmailMe
 
 
 def message_for(
-    head: Head, me: IdentityCard, smtp: Smtp, to: Literal["awaited", "all"] = "awaited"
+    head: Head,
+    me: IdentityCard,
+    smtp: Smtp,
+    to: Literal["awaited", "all"] = "awaited",
+    exclude: frozenset[str] = frozenset(),
 ) -> EmailMessage | None:
     """The message ``me`` sends after this version, or None when nobody else is awaited
-    (the decision is ``me``'s own)."""
-    recipients = choose_recipients(head.position, me, to, smtp.cc)
+    (the decision is ``me``'s own, or every seat awaited is of ``me``'s home, ``exclude``).
+    Composed in one read of the store, so its body and its file are of the same head."""
+    recipients = choose_recipients(head.position, me, to, smtp.cc, exclude)
     if not recipients.to:
         return None
-    return compose(head, smtp.sender or formataddr((me.name, me.email)), recipients)
+    with head.store.reading():
+        return compose(head, smtp.sender or formataddr((me.name, me.email)), recipients)

@@ -64,4 +64,6 @@ def prepare(
             head = store.head(game)
             made = automatic(head.position, identity, journal=Journal(store))
             store.save(head, "made by pbem send")
-    return Outgoing(message_for(store.head(game), me, smtp, to), made, called)
+    with store.reading():
+        message = message_for(store.head(game), me, smtp, to)
+    return Outgoing(message, made, called)

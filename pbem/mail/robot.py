@@ -1,10 +1,15 @@
 """The mail robot behind ``pbem watch``: the steps that need no decision, done by mail.
 
-One pass: send what waits in the outbox; read the messages that arrived since the last
-pass and import them; make this identity's automatic steps (join, beacon supply, reveals)
-in every stored game, and, when a bot holds this identity's seat (``pbem watch --bot``),
-its decisions; queue the new version for the players now awaited; run the notification
-command once per new position that awaits a human decision; send again.
+One robot per home (``pbem.mail.homelock``): it acts for every identity of the home it is
+given. One pass: send what waits in the outbox; read the messages that arrived since the
+last pass and import them; in every stored game, make each identity's automatic steps
+(join, beacon supply, reveals, shares) and, where a bot holds an identity's seat, its
+decisions, over and over until none of them owes anything (so a step one identity makes is
+the next one's turn at once); queue one message of the new version for the players now
+awaited but not held by a bot of this home (it reads the same store); run the notification command
+once per new position that awaits a person's decision; send again. Between passes it waits
+for mail (IMAP IDLE) and for any other process of the home that changes the store (a
+``pbem play`` of the player, a mail filter's ``pbem receive``), whichever comes first.
 
 Restart-safe by construction, with all its memory in the store (``pbem.mail.memory``):
 
@@ -32,6 +37,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.crypto.keys import Identity
+from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError
 from pbem.format.words import plural
 from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
@@ -61,13 +67,16 @@ NOTIFY_VARIABLES = {
     "PBEM_RULESET": "the ruleset (rattaneer, rattus, ...)",
     "PBEM_STEP": "the step the game is at, as pbem log numbers it",
     "PBEM_AWAITING": "who must do what, in words",
+    "PBEM_AS": "which identity of the home is awaited (for pbem moves --as)",
 }
 
 
-def notify_variables(head: Head) -> dict[str, str]:
-    """The environment of the notify command for this position (``NOTIFY_VARIABLES``)."""
+def notify_variables(head: Head, name: str) -> dict[str, str]:
+    """The environment of the notify command for this position and the identity ``name``
+    it concerns (``NOTIFY_VARIABLES``)."""
     pos = head.position
     return {
+        "PBEM_AS": name,
         "PBEM_GAME": head.game,
         "PBEM_SHORT_ID": short_id(head.game),
         "PBEM_RULESET": pos.rules.id,
@@ -86,43 +95,73 @@ class PassReport:
     server_failed: bool = False
 
 
+@dataclass
+class Actor:
+    """An identity of the home the robot acts for, and the bot that answers its decisions
+    (None: a person does, told by the notify command)."""
+
+    identity: Identity
+    bot: BotSeat | None = None
+
+    @property
+    def card(self) -> IdentityCard:
+        return self.identity.card
+
+
+#: A pass goes round the identities of a home at most this many times for one game (a
+#: safety net: every round makes a step, and a game has finitely many before a decision).
+MOST_ROUNDS = 1000
+
+
 class Robot:
-    """Acts for one identity, on the store in ``home``."""
+    """Acts for the identities ``actors`` of one home, on the store in ``home``."""
 
     def __init__(
         self,
         home: Path,
-        me: Identity,
+        actors: list[Actor],
         config: MailConfig,
         smtp_password: str | None,
         imap_password: str | None,
         tell: Callable[[str], None] = lambda line: None,
-        bot: str | None = None,
     ) -> None:
-        """``bot``: the spec of a bot that answers this identity's decisions
-        (``pbem.mail.botseat``); none: a person does, told by the notify command."""
-        self.me = me
-        self.bot = BotSeat(bot, me) if bot is not None else None
+        self.actors = actors
         self.config = config
         self.store = Store(home)
         self.memory = Memory(self.store)
         self._smtp_password = smtp_password
         self._imap_password = imap_password
         self.waiter = Waiter(config.imap, imap_password, tell)
+        self.bots_here = frozenset(a.card.sign_key for a in actors if a.bot is not None)
+        """The keys of the identities this robot plays with a bot: it reads their moves from
+        the store, so no mail goes to them (a person of the home is mailed as anyone is)."""
+        self._seen_version = self._version()
+
+    def _version(self) -> int:
+        """SQLite's ``data_version``: it changes when another connection (another process
+        of this home) commits to the store."""
+        return int(self.store.db.execute("PRAGMA data_version").fetchone()[0])
+
+    def store_changed(self) -> bool:
+        """Whether another process changed the store since the last pass."""
+        return self._version() != self._seen_version
 
     def wait(self, seconds: float) -> Woken:
-        """Until mail may have come (IMAP IDLE), or ``seconds`` (``pbem.mail.waiting``)."""
+        """Until mail may have come (IMAP IDLE), another process of the home changed the
+        store, or ``seconds`` passed (``pbem.mail.waiting``)."""
         uidvalidity, last = self.memory.last_read(transport.mailbox_key(self.config.imap))
-        return self.waiter.wait(seconds, uidvalidity, last)
+        return self.waiter.wait(seconds, uidvalidity, last, changed=self.store_changed)
 
     # ----- one pass --------------------------------------------------------------------------
 
     def run_once(self) -> PassReport:
         report = PassReport()
+        self._seen_version = self._version()
         self.flush(report)
         self.read_mail(report)
         self.act(report)
         self.flush(report)
+        self._seen_version = self._version()
         return report
 
     def read_mail(self, report: PassReport) -> None:
@@ -148,15 +187,22 @@ class Robot:
         for imported in result.imported:
             if imported.status in {"duplicate", "behind"}:
                 continue
-            report.lines.append(describe(imported, self.me.card)[1])
-            if imported.status == "merged" and imported.new_steps and self.config.smtp.cc == "none":
+            reader = self._actor_in(imported.head)
+            report.lines.append(describe(imported, reader.card if reader else None)[1])
+            merged = imported.status == "merged" and bool(imported.new_steps)
+            if merged and self.config.smtp.cc == "none" and reader is not None:
                 # Without Cc, the seats awaited next may lack envelopes merged here.
-                self._queue(message_for(imported.head, self.me.card, self.config.smtp))
+                self._queue(self._message(imported.head.game, reader))
         report.problems += [f"{result.label}: {p}" for p in result.problems]
         self.memory.mark_seen(key)
 
+    def _actor_in(self, head: Head) -> Actor | None:
+        """The first identity of this home holding a seat in the game (None: none does)."""
+        keys = [c.sign_key for c in head.position.cards]
+        return next((a for a in self.actors if a.card.sign_key in keys), None)
+
     def act(self, report: PassReport) -> None:
-        """Automatic steps in every stored game where this identity holds a seat."""
+        """Everything the home's identities owe, in every stored game."""
         for game in self.store.ids():
             try:
                 self._act_on(game, report)
@@ -164,67 +210,114 @@ class Robot:
                 report.problems.append(f"game {short_id(game)}: {exc}")
 
     def _act_on(self, game: str, report: PassReport) -> None:
+        """Round the home's identities until none owes anything in ``game`` (one identity's
+        step may be the next one's turn), then one message for the players awaited who are
+        not of this home, and what each identity must be told."""
+        actors = [a for a in self.actors if _takes_part(self.store.head(game), a)]
+        senders: list[Actor] = []
+        for _ in range(MOST_ROUNDS):
+            moved = False
+            for actor in actors:
+                if self._automatic(game, actor, report) + len(self._bot_plays(game, actor, report)):
+                    moved = True
+                    senders = [*(s for s in senders if s is not actor), actor]
+            if not moved:
+                break
+        if senders:
+            self._queue(self._message(game, senders[-1]))
+        head = self.store.head(game)
+        for actor in actors:
+            self._tell(head, actor, report)
+
+    def _automatic(self, game: str, actor: Actor, report: PassReport) -> int:
+        """The steps ``actor`` owes without a decision, signed and kept in one transaction."""
         with self.store.writing():
             head = self.store.head(game)
-            pos = head.position
-            keys = [c.sign_key for c in pos.cards]
-            referees = [c.sign_key for c in pos.genesis.escrow.referees]
-            if pos.result is not None or self.me.card.sign_key not in {*keys, *referees}:
-                return
-            made = automatic(pos, self.me, journal=Journal(self.store))
+            if not _takes_part(head, actor):
+                return 0
+            made = automatic(head.position, actor.identity, journal=Journal(self.store))
             if made:
-                self.store.save(head, "made by pbem watch")
-        short = short_id(game)
+                head = self.store.save(head, "made by pbem watch")
         if made:
-            report.lines.append(f"{pos.rules.id} {short}: made {plural(made, 'automatic step')}")
-        played = self._bot_plays(game, self.me.card.sign_key in keys, report)
-        head = self.store.head(game)
-        if made or played:
-            self._queue(message_for(head, self.me.card, self.config.smtp))
-        now = head.position
-        if now.interrupt is not None:  # a call or a handover: only its signers are awaited
-            if waits_for(now, self.me.card):
-                self._tell_once(
-                    head, report, [describe_awaiting(now), *signature_due(now, self.me.card, short)]
-                )
-            return
-        mine = self.me.card.sign_key in [keys[s] for s in now.remaining()]
-        self._deadline(head, mine, report)
-        if self.bot is not None or not mine or not needs_decision(now):
-            return  # a bot answers its seat's decisions itself
-        self._tell_once(head, report)
+            pos = head.position
+            report.lines.append(
+                f"{pos.rules.id} {short_id(game)}: {self._who(actor)}made "
+                f"{plural(made, 'automatic step')}"
+            )
+        return made
 
-    def _tell_once(self, head: Head, report: PassReport, what: list[str] | None = None) -> None:
-        """``_notify``, once for each head of the game."""
-        who = self.me.card.fingerprint  # one home may hold several players
-        if self.memory.notified(who, head.game) != head.label:
-            self._notify(head, report, what)
-            self.memory.mark_notified(who, head.game, head.label)
-
-    def _bot_plays(self, game: str, seated: bool, report: PassReport) -> list[str]:
-        """The decisions the bot holding this seat answered (``pbem.mail.botseat``); a
-        refusal is a problem of this game, and what was played before it is kept."""
+    def _bot_plays(self, game: str, actor: Actor, report: PassReport) -> list[str]:
+        """The decisions the bot holding ``actor``'s seat answered (``pbem.mail.botseat``);
+        a refusal is a problem of this game, and what was played before it is kept."""
         played: list[str] = []
-        if self.bot is None or not seated:
+        head = self.store.head(game)
+        keys = [c.sign_key for c in head.position.cards]
+        if actor.bot is None or actor.card.sign_key not in keys or head.position.result:
             return played
-        ruleset = self.store.head(game).position.rules.id
+        ruleset = head.position.rules.id
         try:
-            for move in self.bot.play(self.store, game):
+            for move in actor.bot.play(self.store, game):
                 played.append(move)
                 report.lines.append(
-                    f"bot {self.bot.spec} played {move} in {ruleset} game {short_id(game)}"
+                    f"bot {actor.bot.spec} played {move} for {actor.card.name} in {ruleset} "
+                    f"game {short_id(game)}"
                 )
         except PbemError as exc:
-            report.problems.append(f"game {short_id(game)}: bot {self.bot.spec}: {exc}")
+            report.problems.append(f"game {short_id(game)}: bot {actor.bot.spec}: {exc}")
         return played
 
-    def _deadline(self, head: Head, mine: bool, report: PassReport) -> None:
+    def _who(self, actor: Actor) -> str:
+        """``"NAME: "`` before what the robot says of one identity, when it acts for several
+        (nothing when it acts for one: then every line is about you)."""
+        return f"{actor.card.name}: " if len(self.actors) > 1 else ""
+
+    def _as(self, actor: Actor) -> str:
+        """``" --as NAME"`` after a command to type, when the home holds several."""
+        return f" --as {actor.card.name}" if len(self.actors) > 1 else ""
+
+    def _message(self, game: str, sender: Actor) -> EmailMessage | None:
+        """The message of the game's newest head, composed in one read of the store."""
+        with self.store.reading():
+            head = self.store.head(game)
+            return message_for(head, sender.card, self.config.smtp, exclude=self.bots_here)
+
+    def _tell(self, head: Head, actor: Actor, report: PassReport) -> None:
+        """What ``actor`` must be told of ``head``: a signature due on a call or a
+        handover, a deadline passed, or (for a person) a decision awaited."""
+        now = head.position
+        me = actor.card
+        if not _takes_part(head, actor):
+            return
+        if now.interrupt is not None:  # a call or a handover: only its signers are awaited
+            if waits_for(now, me):
+                short = short_id(head.game)
+                lines = [describe_awaiting(now), *signature_due(now, me, short)]
+                self._tell_once(head, actor, report, lines)
+            return
+        mine = me.sign_key in [now.cards[s].sign_key for s in now.remaining()]
+        self._deadline(head, actor, mine, report)
+        if actor.bot is not None or not mine or not needs_decision(now):
+            return  # a bot answers its seat's decisions itself
+        self._tell_once(head, actor, report)
+
+    def _tell_once(
+        self, head: Head, actor: Actor, report: PassReport, what: list[str] | None = None
+    ) -> None:
+        """``_notify``, once for each head of the game and identity."""
+        who = actor.card.fingerprint
+        if self.memory.notified(who, head.game) != head.label:
+            self._notify(head, actor, report, what)
+            self.memory.mark_notified(who, head.game, head.label)
+
+    def _deadline(self, head: Head, actor: Actor, mine: bool, report: PassReport) -> None:
         """Once per awaited position past its deadline: the first seat that is not awaited
         mails the late seats a reminder; every other player is told it may call."""
         pos = head.position
+        me = actor.card
         deadline = due(pos)
-        who = f"deadline {self.me.card.fingerprint}"
-        if mine or deadline is None or utc_now() < deadline:
+        who = f"deadline {me.fingerprint}"
+        seated = me.sign_key in {c.sign_key for c in pos.cards}
+        if mine or deadline is None or utc_now() < deadline or not seated:
             return
         if self.memory.notified(who, head.game) == head.label:
             return
@@ -232,22 +325,32 @@ class Robot:
         late = " ".join(pos.names[s] for s in pos.remaining())
         short = short_id(head.game)
         report.lines.append(
-            f"{pos.rules.id} {short}: {late} past the deadline: you may call: "
-            f"pbem call {short} {late}"
+            f"{pos.rules.id} {short}: {late} past the deadline: {self._who(actor)}you may call: "
+            f"pbem call {short} {late}{self._as(actor)}"
         )
-        if callers(pos) and pos.cards[callers(pos)[0]].sign_key == self.me.card.sign_key:
-            self._queue(reminder_for(head, self.me.card, self.config.smtp, waiting(pos, utc_now())))
+        first = callers(pos)
+        if first and pos.cards[first[0]].sign_key == me.sign_key:
+            text = waiting(pos, utc_now())
+            with self.store.reading():
+                now = self.store.head(head.game, head)
+                reminder = reminder_for(now, me, self.config.smtp, text, exclude=self.bots_here)
+            self._queue(reminder)
 
-    def _notify(self, head: Head, report: PassReport, what: list[str] | None = None) -> None:
+    def _notify(
+        self, head: Head, actor: Actor, report: PassReport, what: list[str] | None = None
+    ) -> None:
         """Tell the player (a line, and the notify command) that the game waits for them:
         for a decision, or for ``what`` (their signature on a call or a handover)."""
         pos = head.position
         short = short_id(head.game)
-        told = "; ".join(what) if what else f"your decision is awaited: pbem moves {short}"
-        report.lines.append(f"{pos.rules.id} {short}: {told}")
+        name = actor.card.name
+        told = (
+            "; ".join(what) if what else f"your decision is awaited: pbem moves {short} --as {name}"
+        )
+        report.lines.append(f"{pos.rules.id} {short}: {name}: {told}")
         if not self.config.notify:
             return
-        env = {**os.environ, **notify_variables(head)}
+        env = {**os.environ, **notify_variables(head, name)}
         try:
             done = subprocess.run(
                 shlex.split(self.config.notify), env=env, timeout=NOTIFY_TIMEOUT, check=False
@@ -265,7 +368,9 @@ class Robot:
             self.memory.queue(message)
 
     def flush(self, report: PassReport) -> None:
-        """Send the queued messages, oldest first; stop at the first server failure."""
+        """Send the queued messages, oldest first; stop at the first server failure. A
+        message is marked sent once the server took it; a crash in between sends it again
+        with the same Message-ID, which every robot takes once."""
         for number, raw in self.memory.outbox():
             message = parse_message(raw)
             try:
@@ -277,3 +382,10 @@ class Robot:
             self.memory.sent(number)
             subject = " ".join(str(message["Subject"]).split())
             report.lines.append(f"sent {subject!r} to {message['To']}")
+
+
+def _takes_part(head: Head, actor: Actor) -> bool:
+    """Whether ``actor`` holds a seat (or is an escrow referee) in a game not over."""
+    pos = head.position
+    keys = {c.sign_key for c in pos.cards} | {c.sign_key for c in pos.genesis.escrow.referees}
+    return pos.result is None and actor.card.sign_key in keys

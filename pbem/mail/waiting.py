@@ -1,6 +1,10 @@
 """Waiting for mail between two passes of the robot: IMAP IDLE (RFC 2177) where the server
 offers it, through the IMAPClient library, else a plain sleep (polling).
 
+The robot also wakes when another process of its home changes the store (``changed``,
+looked at every ``LOOK`` seconds while it waits): a step the player signed with ``pbem
+play`` is then acted on at once, not at the next mail or poll.
+
 Waiting decides only *when* the next pass runs, never *what* it reads: every pass reads by
 UID from what the robot's memory says it took last (``pbem.mail.robot``). So a dropped
 connection, a server restart or a message that arrived while no IDLE was running loses
@@ -24,9 +28,11 @@ from imapclient.exceptions import IMAPClientError
 
 from pbem.mail.config import Imap, port
 
-Woken = Literal["mail", "timeout", "polled", "dropped"]
+Woken = Literal["mail", "store", "timeout", "polled", "dropped"]
 #: RFC 2177: a client should re-issue IDLE at least every 29 minutes.
 IDLE_RENEW = 29 * 60
+#: How often a waiting robot looks whether another process changed its store.
+LOOK = 2.0
 #: After a dropped connection, wait this long before the next pass (a server restarting).
 RETRY = 2.0
 ERRORS = (IMAPClientError, imaplib.IMAP4.error, OSError, EOFError, socket.timeout, ssl.SSLError)
@@ -48,21 +54,26 @@ class Waiter:
         self._sleep = sleep
         self.idle: bool | None = None
 
-    def wait(self, seconds: float, uidvalidity: int, last_uid: int) -> Woken:
+    def wait(
+        self,
+        seconds: float,
+        uidvalidity: int,
+        last_uid: int,
+        changed: Callable[[], bool] = lambda: False,
+    ) -> Woken:
         """Return when mail may have come, or after ``seconds``: ``mail`` (the server
-        said so, or messages past ``last_uid`` were waiting), ``timeout``, ``polled``
-        (the server has no IDLE: slept), ``dropped`` (the connection failed: slept a
-        little, so that the next pass comes soon and reads what it missed)."""
+        said so, or messages past ``last_uid`` were waiting), ``store`` (``changed()``
+        said another process changed the store), ``timeout``, ``polled`` (the server has no
+        IDLE: slept), ``dropped`` (the connection failed: slept a little, so that the next
+        pass comes soon and reads what it missed)."""
         try:
             client = self._connect()
         except ERRORS:
-            self._sleep(min(seconds, RETRY))
-            return "dropped"
+            return self._nap(min(seconds, RETRY), changed) or "dropped"
         try:
-            return self._wait_on(client, seconds, uidvalidity, last_uid)
+            return self._wait_on(client, seconds, uidvalidity, last_uid, changed)
         except ERRORS:
-            self._sleep(min(seconds, RETRY))
-            return "dropped"
+            return self._nap(min(seconds, RETRY), changed) or "dropped"
         finally:
             with contextlib.suppress(*ERRORS):
                 client.logout()
@@ -88,7 +99,23 @@ class Waiter:
             raise
         return client
 
-    def _wait_on(self, client: IMAPClient, seconds: float, uidvalidity: int, last: int) -> Woken:
+    def _nap(self, seconds: float, changed: Callable[[], bool]) -> Woken | None:
+        """Sleep ``seconds`` in slices of ``LOOK``; ``store`` as soon as ``changed()``."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            if changed():
+                return "store"
+            self._sleep(min(left, LOOK))
+        return "store" if changed() else None
+
+    def _wait_on(
+        self,
+        client: IMAPClient,
+        seconds: float,
+        uidvalidity: int,
+        last: int,
+        changed: Callable[[], bool],
+    ) -> Woken:
         folder = client.select_folder(self.server.mailbox, readonly=True)
         uidnext = int(folder.get(b"UIDNEXT", 0))
         if int(folder.get(b"UIDVALIDITY", 0)) != uidvalidity or uidnext - 1 > last:
@@ -102,13 +129,14 @@ class Waiter:
             )
         self.idle = idle
         if not idle:
-            self._sleep(seconds)
-            return "polled"
+            return self._nap(seconds, changed) or "polled"
         deadline = time.monotonic() + seconds
         client.idle()
         try:
             while (left := deadline - time.monotonic()) > 0:
-                asked = min(left, IDLE_RENEW)
+                if changed():
+                    return "store"
+                asked = min(left, IDLE_RENEW, LOOK)
                 responses = client.idle_check(timeout=asked)
                 if any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses):
                     return "mail"

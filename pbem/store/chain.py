@@ -1,4 +1,5 @@
-"""A game's chain of steps as the store keeps it, and how a copy stands against it (architecture §10).
+"""A game's chain of steps as the store keeps it, and how a copy stands against it
+(architecture §10).
 
 The store keeps one row a step: the step's hash, the hashes of its items (its entry, or the
 envelopes of a batch) and whether the step is complete. A copy is compared with that chain
