@@ -73,7 +73,8 @@ def send(server: Smtp, password: str | None, message: EmailMessage) -> list[str]
                 smtp.starttls(context=context)
             if server.user:
                 smtp.login(server.user, password or "")
-            refused = smtp.send_message(message)
+            # Each address once: seats of one home may share the home's address.
+            refused = smtp.send_message(message, to_addrs=_addresses(message))
     except NETWORK_ERRORS as exc:
         raise MailError(f"{where}: {_reason(exc)}; nothing was sent") from exc
     sent = [a for a in _addresses(message) if a not in refused]
@@ -83,11 +84,12 @@ def send(server: Smtp, password: str | None, message: EmailMessage) -> list[str]
 
 
 def _addresses(message: EmailMessage) -> list[str]:
-    out = []
+    """The message's recipients (To, then Cc), each address once."""
+    out: dict[str, None] = {}
     for header in ("To", "Cc"):
         for address in getattr(message[header], "addresses", ()):
-            out.append(address.addr_spec)
-    return out
+            out.setdefault(address.addr_spec)
+    return list(out)
 
 
 class Mailbox:

@@ -1,11 +1,11 @@
 """A game's head as the store held it when it was read, and what one import did.
 
-A ``Head`` is read in one transaction (``Store.reading``): the verified position and the
-hash of the last step it covers are taken from the same snapshot of the database, so they
-always describe the same steps, however many processes share the store. Its ``text()`` is
-that head as a game file, exactly: the steps it covers are a prefix of the store's chain
-even after other processes have added to the game (steps are only ever appended, and an
-open batch only grows), and the cached state is its position's.
+A ``Head`` is read in one transaction (``Store.reading``): the verified position, the hash
+of the last step it covers and that step's items are taken from the same snapshot of the
+database, so they always describe the same steps, however many processes share the store.
+Its ``text()`` is that head as a game file, exactly, even after other processes have added
+to the game: every step before its last is a complete step of the store's chain (those are
+never changed), its last step is the items it had, and the cached state is its position's.
 """
 
 from __future__ import annotations
@@ -35,10 +35,13 @@ class Head:
     game: str
     position: Position
     digest: str = field(init=False)
+    last: list[bytes] = field(init=False, repr=False)
+    """The hashes of the last step's items (an entry, or the envelopes a batch had)."""
     mark: tuple[Any, ...] = field(init=False, repr=False)
+    _text: str | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
-        self.digest, self.mark = self.store._stamp(self.game, self.position)
+        self.digest, self.last, self.mark = self.store._stamp(self.game, self.position)
 
     @property
     def records(self) -> list[Record]:
@@ -55,8 +58,10 @@ class Head:
         return gamefile.decode(self.text())
 
     def text(self) -> str:
-        """The head as a game file, exactly as the store holds it."""
-        return self.store.head_text(self)
+        """The head as a game file, exactly as the store holds it (made once)."""
+        if self._text is None:
+            self._text = self.store.head_text(self)
+        return self._text
 
 
 @dataclass

@@ -210,21 +210,23 @@ class Store:
         ).fetchone()
         return (row, position.signatures, len(position.taken))
 
-    def _stamp(self, game: str, position: Position) -> tuple[str, tuple[Any, ...]]:
-        """A new ``Head``'s digest and mark, read in the transaction that made or read its
-        position: the hash of the step the position ends with, and ``_mark``."""
-        digest_hex = position.genesis_hash
+    def _stamp(self, game: str, position: Position) -> tuple[str, list[bytes], tuple[Any, ...]]:
+        """A new ``Head``'s digest, last items and mark, read in the transaction that made
+        or read its position: the hash of the step the position ends with, that step's item
+        hashes, and ``_mark``."""
+        digest_hex, items = position.genesis_hash, []
         if position.count:
             row = self.db.execute(
-                "SELECT hash FROM steps WHERE game = ? AND idx = ?", (game, position.count - 1)
+                "SELECT hash, items FROM steps WHERE game = ? AND idx = ?",
+                (game, position.count - 1),
             ).fetchone()
             if row is None:
                 raise InternalError(
                     f"game {short_id(game)}: a position of {position.count} steps has no step "
                     f"{position.count} in the store"
                 )
-            digest_hex = row[0].hex()
-        return digest_hex, self._mark(game, position)
+            digest_hex, items = row[0].hex(), split(row[1])
+        return digest_hex, items, self._mark(game, position)
 
     def _chain(self, game: str) -> Chain:
         return Chain.read(self.db, game)
@@ -277,24 +279,27 @@ class Store:
 
     def head_text(self, head: Head) -> str:
         """The game file of ``head``: its steps as the store keeps their bytes, and its
-        position's cached state. Checked before it is handed out (architecture §10: bytes written
-        are bytes verified): read back strictly, every step must hash as the stored chain
-        says and the cached state must cover exactly those steps. A head whose steps are no
-        longer the store's, or whose position changed after it was read, is a bug of the
-        caller's: ``InternalError``, and nothing is written or mailed."""
+        position's cached state. Every step before the last is the store's complete step
+        (never changed once stored); the last is the items the head had, though an open
+        batch may have grown since. Checked before it is handed out (architecture §10:
+        bytes written are bytes verified): read back strictly, every step must hash as the
+        head says, and the cached state must cover exactly those steps. A difference, or a
+        position changed after it was read, is a bug: ``InternalError``, and nothing is
+        written or mailed."""
         game, pos = head.game, head.position
         if head.mark[1:] != (pos.signatures, len(pos.taken)):
             raise InternalError(f"game {short_id(game)}: a head was changed after it was read")
+        n = pos.count
         with self.reading():
             genesis = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
             chain = self._chain(game)
-            n = pos.count
-            if len(chain.hashes) < n or (n and chain.hashes[n - 1].hex() != head.digest):
+            if len(chain.hashes) < n - 1 or (n > 1 and not chain.complete[n - 2]):
                 raise InternalError(
-                    f"game {short_id(game)}: the head read at {head.label} is no longer in the "
-                    "store (read it again)"
+                    f"game {short_id(game)}: the steps of the head read at {head.label} are no "
+                    "longer in the store"
                 )
-            values = self._step_values(game, chain.items[:n])
+            rows = [*chain.items[: n - 1], head.last] if n else []
+            values = self._step_values(game, rows)
         cached = pos.cached()
         text = pretty(
             {
@@ -304,7 +309,8 @@ class Store:
                 "state": cached.model_dump(mode="json"),
             }
         )
-        _check_export(game, text, chain.hashes[:n], cached)
+        hashes = [*chain.hashes[: n - 1], bytes.fromhex(head.digest)] if n else []
+        _check_export(game, text, hashes, cached)
         return text
 
     def _step_values(self, game: str, rows: list[list[bytes]]) -> list[Any]:
