@@ -4,8 +4,10 @@ A ``Head`` is read in one transaction (``Store.reading``): the verified position
 of the last step it covers and that step's items are taken from the same snapshot of the
 database, so they always describe the same steps, however many processes share the store.
 Its ``text()`` is that head as a game file, exactly, even after other processes have added
-to the game: every step before its last is a complete step of the store's chain (those are
-never changed), its last step is the items it had, and the cached state is its position's.
+to the game: the steps before its open batch (or before its last step) are complete steps of
+the store's chain, which never change; from there on, the head keeps the steps as it read
+them (an open batch only grows, and a call answered in time is dropped); the cached state
+is its position's.
 """
 
 from __future__ import annotations
@@ -35,13 +37,14 @@ class Head:
     game: str
     position: Position
     digest: str = field(init=False)
-    last: list[bytes] = field(init=False, repr=False)
-    """The hashes of the last step's items (an entry, or the envelopes a batch had)."""
+    tail: list[tuple[bytes, list[bytes]]] = field(init=False, repr=False)
+    """The steps that may still change, as the head read them: from the open batch (or
+    the last step) on, each step's hash and its items' hashes."""
     mark: tuple[Any, ...] = field(init=False, repr=False)
     _text: str | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
-        self.digest, self.last, self.mark = self.store._stamp(self.game, self.position)
+        self.digest, self.tail, self.mark = self.store._stamp(self.game, self.position)
 
     @property
     def records(self) -> list[Record]:

@@ -9,6 +9,7 @@ with both signed steps as proof, and the refused copy is kept as evidence.
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING
 
 from pbem.format import gamefile
@@ -16,6 +17,7 @@ from pbem.format.canonical import canonical
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, Envelope, GameFile
 from pbem.ledger.audit import Comparison, compare, proof_text
+from pbem.ledger.interruptions import INTERRUPTIONS
 from pbem.ledger.position import Position
 from pbem.ledger.replay import check_cached, replay_file
 from pbem.ruleset import registry
@@ -25,6 +27,10 @@ from pbem.store.head import Head, Imported
 
 if TYPE_CHECKING:
     from pbem.store.store import Store
+
+#: The interruptions a step can cross in the mail (an escrow's opening cannot: nothing
+#: else is signed while the game waits for it).
+CROSSING = frozenset({"call", "resign", "handover"})
 
 
 def import_game(store: Store, game: GameFile, label: str) -> Imported:
@@ -71,7 +77,7 @@ def _known(store: Store, game: GameFile, label: str) -> Imported:
     k = chain.known_prefix(game.steps)
     if k == len(game.steps) and k <= len(chain.hashes):
         return _seen(store, game, label, len(chain.hashes) - k)
-    if _void_call(store, gid, chain, game, k):
+    if _drop_crossed(store, gid, chain, game, k):
         return _known(store, game, label)
     head = store.head(gid)
     pos = head.position
@@ -90,48 +96,91 @@ def _known(store: Store, game: GameFile, label: str) -> Imported:
         stored = set(chain.items[k])
         if {digest(e.canonical_bytes()) for e in step.envelopes} <= stored:
             return _seen(store, game, label, len(chain.hashes) - k)
-    if _answered_call(store, chain, game, k):
+    if _answered(store, chain, game, k):
         return _seen(store, game, label, len(chain.hashes) - k)
     return _diverged(store, game, label, k)
 
 
-def _answered_call(store: Store, chain: Chain, game: GameFile, k: int) -> bool:
-    """The copy ends with a call signed after step ``k``, a batch of which the store
-    holds more: among them the called seats' own envelopes. They had answered, so the
-    call is void (architecture §11): the copy is behind, not a fork. (Its signers' stores
-    drop the call when the answer reaches them.)"""
-    if k >= len(chain.hashes) or len(game.steps) != k + 2:
+def _answered(store: Store, chain: Chain, game: GameFile, k: int) -> bool:
+    """The copy ends with an interruption (a call, a resignation, a handover) that crossed
+    in the mail a step the store holds where the copy parts from the chain (step ``k``,
+    or more envelopes of the batch before it): the step wins, the interruption is void
+    (architecture §11), and the copy is behind, not a fork. (The interruption's signers'
+    stores drop it when the step reaches them: ``_drop_crossed``.)"""
+    last = len(game.steps) - 1
+    if k not in (last - 1, last) or k >= len(chain.hashes):
         return False
-    batch, call = game.steps[k], game.steps[k + 1]
-    if not (isinstance(batch, Batch) and isinstance(call, Batch)) or call.decision != "call":
+    tail = game.steps[last]
+    if not isinstance(tail, Batch) or tail.decision not in CROSSING or not tail.envelopes:
         return False
-    if not {digest(e.canonical_bytes()) for e in batch.envelopes} <= set(chain.items[k]):
-        return False
-    called = call.envelopes[0].body.get("seats") if call.envelopes else None
-    answered = {store._item(d).seat for d in chain.items[k]}
-    if not isinstance(called, list) or not called or any(type(s) is not int for s in called):
-        return False  # not a call's body: replaying the copy refuses it
-    return set(called) <= answered
+    stored = [store._item(d) for d in chain.items[k]]
+    if k == last - 1:  # the store's batch holds more envelopes than the copy's
+        mine = game.steps[k]
+        if not isinstance(mine, Batch):
+            return False
+        if not {digest(e.canonical_bytes()) for e in mine.envelopes} < set(chain.items[k]):
+            return False
+    else:
+        ours = [i for i in stored if isinstance(i, Envelope) and i.decision in INTERRUPTIONS]
+        if ours:  # two interruptions crossed: the one that goes first stays
+            return ours[0].decision in CROSSING and _first(ours[0], tail.envelopes[0])
+    return _voided_by(tail.envelopes[0], {i.seat for i in stored})
 
 
-def _void_call(store: Store, gid: str, chain: Chain, game: GameFile, k: int) -> bool:
-    """The stored chain ends with a call, and the copy holds the called seats' own
-    steps where it parts from the chain: they had acted after all, the call is void
-    (architecture §11), and the store drops it. The next import then merges their steps."""
+def _drop_crossed(store: Store, gid: str, chain: Chain, game: GameFile, k: int) -> bool:
+    """The stored chain ends with an interruption, and where the copy parts from the chain
+    it holds a step (or more envelopes of the batch before) that crossed the interruption
+    in the mail: the step wins, the interruption is void (architecture §11), and the store
+    drops it. The next import then takes the copy's steps. The seats that signed it may
+    sign it again on the newer head if it is still due."""
     last = len(chain.hashes) - 1
-    if last < 1 or k not in (last - 1, last):
+    if last < 0 or k not in (last - 1, last) or k >= len(game.steps):
         return False
-    tail = store._item(chain.items[last][0])
-    if not isinstance(tail, Envelope) or tail.decision != "call":
+    first = store._item(chain.items[last][0])
+    if not isinstance(first, Envelope) or first.decision not in CROSSING:
         return False
     theirs = game.steps[k]
-    signed = {e.seat for e in theirs.envelopes} if isinstance(theirs, Batch) else {theirs.seat}
-    if not set(tail.body["seats"]) <= signed:
-        return False
+    if isinstance(theirs, Batch) and theirs.decision in INTERRUPTIONS:
+        # two interruptions crossed: the one that goes first stays
+        return k == last and _first(theirs.envelopes[0], first) and _drop(store, gid, last)
+    items = theirs.envelopes if isinstance(theirs, Batch) else [theirs]
+    new = [i for i in items if digest(i.canonical_bytes()) not in set(chain.items[k])]
+    if k == last - 1 and not new:
+        return False  # an older copy of the batch, not a step that crossed
+    return _voided_by(first, {i.seat for i in items}) and _drop(store, gid, last)
+
+
+def _drop(store: Store, gid: str, index: int) -> bool:
+    """Drop the stored steps from ``index`` on (a void interruption, the chain's last)."""
     for table in ("steps", "records"):
-        store.db.execute(f"DELETE FROM {table} WHERE game = ? AND idx >= ?", (gid, last))
+        store.db.execute(f"DELETE FROM {table} WHERE game = ? AND idx >= ?", (gid, index))
     store.db.execute("DELETE FROM checkpoints WHERE game = ?", (gid,))
     return True
+
+
+def _first(one: Envelope, other: Envelope) -> bool:
+    """Of two interruptions signed on one parent that crossed in the mail (say, a call on
+    a late seat and a resignation), which stays, the same in every store: the one whose
+    decision and body hash lower (every signer of one interruption signs the same body,
+    so the order does not depend on which envelopes a store holds). The other is void,
+    and its signers sign it again on the newer head if it is still wanted."""
+
+    def rank(env: Envelope) -> bytes:
+        return hashlib.sha256(env.decision.encode() + b"\0" + canonical(env.body)).digest()
+
+    return rank(one) < rank(other)
+
+
+def _voided_by(first: Envelope, signed: set[int]) -> bool:
+    """Whether steps signed by the seats ``signed`` void the interruption ``first``
+    opened: a call, when the seats it called had answered; a resignation or a handover,
+    when any seat had moved on (it is signed again on the newer head if still wanted)."""
+    if first.decision != "call":
+        return bool(signed)
+    called = first.body.get("seats")
+    if not isinstance(called, list) or not called or any(type(s) is not int for s in called):
+        return False  # not a call's body: replaying the copy refuses it
+    return set(called) <= signed
 
 
 def _seen(store: Store, game: GameFile, label: str, behind: int) -> Imported:

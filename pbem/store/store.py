@@ -210,23 +210,27 @@ class Store:
         ).fetchone()
         return (row, position.signatures, len(position.taken))
 
-    def _stamp(self, game: str, position: Position) -> tuple[str, list[bytes], tuple[Any, ...]]:
-        """A new ``Head``'s digest, last items and mark, read in the transaction that made
-        or read its position: the hash of the step the position ends with, that step's item
-        hashes, and ``_mark``."""
-        digest_hex, items = position.genesis_hash, []
-        if position.count:
-            row = self.db.execute(
-                "SELECT hash, items FROM steps WHERE game = ? AND idx = ?",
-                (game, position.count - 1),
-            ).fetchone()
-            if row is None:
-                raise InternalError(
-                    f"game {short_id(game)}: a position of {position.count} steps has no step "
-                    f"{position.count} in the store"
-                )
-            digest_hex, items = row[0].hex(), split(row[1])
-        return digest_hex, items, self._mark(game, position)
+    def _stamp(
+        self, game: str, position: Position
+    ) -> tuple[str, list[tuple[bytes, list[bytes]]], tuple[Any, ...]]:
+        """A new ``Head``'s digest, tail and mark, read in the transaction that made or
+        read its position: the hash of the step the position ends with; the steps that may
+        still change (from the open batch on, else the last step), each as its hash and
+        its items' hashes; and ``_mark``."""
+        n = position.count
+        if not n:
+            return position.genesis_hash, [], self._mark(game, position)
+        start = position.batch_at if position.batch is not None else n - 1
+        rows = self.db.execute(
+            "SELECT hash, items FROM steps WHERE game = ? AND idx >= ? AND idx < ? ORDER BY idx",
+            (game, start, n),
+        ).fetchall()
+        if len(rows) != n - start:
+            raise InternalError(
+                f"game {short_id(game)}: a position of {n} steps has no step {n} in the store"
+            )
+        tail = [(row[0], split(row[1])) for row in rows]
+        return tail[-1][0].hex(), tail, self._mark(game, position)
 
     def _chain(self, game: str) -> Chain:
         return Chain.read(self.db, game)
@@ -279,26 +283,27 @@ class Store:
 
     def head_text(self, head: Head) -> str:
         """The game file of ``head``: its steps as the store keeps their bytes, and its
-        position's cached state. Every step before the last is the store's complete step
-        (never changed once stored); the last is the items the head had, though an open
-        batch may have grown since. Checked before it is handed out (architecture §10:
-        bytes written are bytes verified): read back strictly, every step must hash as the
-        head says, and the cached state must cover exactly those steps. A difference, or a
+        position's cached state: the store's complete steps up to the head's open batch (or
+        its last step), which never change, then the steps from there as the head read them
+        (an open batch may have grown since, a call been dropped). Checked before it is
+        handed out (architecture §10: bytes written are bytes verified): read back strictly,
+        every step must hash as the head says, and the cached state must cover exactly
+        those steps. A difference, or a
         position changed after it was read, is a bug: ``InternalError``, and nothing is
         written or mailed."""
         game, pos = head.game, head.position
         if head.mark[1:] != (pos.signatures, len(pos.taken)):
             raise InternalError(f"game {short_id(game)}: a head was changed after it was read")
-        n = pos.count
+        start = pos.count - len(head.tail)
         with self.reading():
             genesis = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
             chain = self._chain(game)
-            if len(chain.hashes) < n - 1 or (n > 1 and not chain.complete[n - 2]):
+            if len(chain.hashes) < start:
                 raise InternalError(
                     f"game {short_id(game)}: the steps of the head read at {head.label} are no "
                     "longer in the store"
                 )
-            rows = [*chain.items[: n - 1], head.last] if n else []
+            rows = [*chain.items[:start], *(items for _, items in head.tail)]
             values = self._step_values(game, rows)
         cached = pos.cached()
         text = pretty(
@@ -309,7 +314,7 @@ class Store:
                 "state": cached.model_dump(mode="json"),
             }
         )
-        hashes = [*chain.hashes[: n - 1], bytes.fromhex(head.digest)] if n else []
+        hashes = [*chain.hashes[:start], *(digest for digest, _ in head.tail)]
         _check_export(game, text, hashes, cached)
         return text
 
