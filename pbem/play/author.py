@@ -42,6 +42,13 @@ from pbem.ruleset.knowledge import Knowledge
 from pbem.ruleset.rules import RulesError, Ruleset
 
 
+def default_escrow(seats: int) -> str:
+    """Who holds the seats' escrowed secrets when the creator does not say (architecture
+    §11): the other seats with three or more, nobody with two (the other player would
+    hold them alone)."""
+    return "others" if seats >= 3 else "none"
+
+
 def new_game(
     rules: Ruleset,
     options: dict[str, Any],
