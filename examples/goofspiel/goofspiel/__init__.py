@@ -36,6 +36,7 @@ def prize_id(value: int) -> str:
     return f"prize{value:02d}"
 
 
+# --8<-- [start:models]
 class Bid(Model):
     """An action: the card of one's hand bid for the prize (G-3.2)."""
 
@@ -66,6 +67,10 @@ class GoofspielState(Model):
     phase: Literal["reveal", "bid", "over"] = "reveal"
 
 
+# --8<-- [end:models]
+
+
+# --8<-- [start:class]
 class Goofspiel(Ruleset):
     id = "goofspiel"
     version = "1"
@@ -75,9 +80,11 @@ class Goofspiel(Ruleset):
     State = GoofspielState
     Action = Bid
     options_model = GoofspielOptions
+    # --8<-- [end:class]
 
     # ----- options and setup -----------------------------------------------------------
 
+    # --8<-- [start:options]
     def options_help(self) -> list[OptionHelp]:
         return [OptionHelp(name="cards", values="3-13", default="13", help="G-1.1: cards a hand")]
 
@@ -93,6 +100,9 @@ class Goofspiel(Ruleset):
     def sealed_decks(self, options: Mapping[str, Any], seats: int) -> dict[str, list[str]]:
         return {DECK: [prize_id(v) for v in range(1, options["cards"] + 1)]}
 
+    # --8<-- [end:options]
+
+    # --8<-- [start:setup]
     def setup(self, options: Mapping[str, Any], seats: int) -> GoofspielState:
         n = options["cards"]
         return GoofspielState(
@@ -102,8 +112,11 @@ class Goofspiel(Ruleset):
             scores=[0] * seats,
         )
 
+    # --8<-- [end:setup]
+
     # ----- the state machine -----------------------------------------------------------
 
+    # --8<-- [start:pending]
     def pending(self, state: GoofspielState) -> Decision:
         if state.phase == "reveal":
             return Reveal(items=state.prizes[:1])  # to everyone (G-3.1)
@@ -118,6 +131,9 @@ class Goofspiel(Ruleset):
         winners = [seat for seat, score in enumerate(state.scores) if score == best]
         return Over(result=Result(scores=list(state.scores), winners=winners))
 
+    # --8<-- [end:pending]
+
+    # --8<-- [start:moves]
     def legal_actions(self, state: GoofspielState, seat: int) -> list[Any]:
         return [Bid(card=c) for c in state.hands[seat]] if state.phase == "bid" else []
 
@@ -154,8 +170,11 @@ class Goofspiel(Ruleset):
         new.phase = "reveal" if new.prizes else "over"  # G-4.1
         return new
 
+    # --8<-- [end:moves]
+
     # ----- text --------------------------------------------------------------------------
 
+    # --8<-- [start:text]
     def parse_action(self, state: GoofspielState, seat: int, text: str) -> Any:
         words = text.split()
         if len(words) != 2 or words[0] != "bid" or not (words[1].isascii() and words[1].isdigit()):
@@ -187,8 +206,11 @@ class Goofspiel(Ruleset):
             lines.append(f"  {name}: {score} points; hand {' '.join(map(str, hand))}")
         return "\n".join(lines)
 
+    # --8<-- [end:text]
+
     # ----- bots --------------------------------------------------------------------------
 
+    # --8<-- [start:bots]
     def bots(self) -> dict[str, Bot]:
         return {**super().bots(), "match": match}
 
@@ -198,3 +220,6 @@ def match(rules: Ruleset, state: GoofspielState, seat: int, knowledge: Knowledge
     higher of two as near)."""
     prize = state.prize or 0
     return Bid(card=min(state.hands[seat], key=lambda c: (abs(c - prize), -c)))
+
+
+# --8<-- [end:bots]

@@ -68,6 +68,7 @@ def test_g_3_2_every_player_bids_at_once_and_sealed() -> None:
         RULES.check(table(), 0, Bid(card=1))  # no prize turned up yet
 
 
+# --8<-- [start:tests]
 def test_g_3_3_the_one_highest_bid_wins_the_prize() -> None:
     state = turned_up(table(seats=3), 4)
     after = RULES.apply_parallel(state, {0: Bid(card=2), 1: Bid(card=5), 2: Bid(card=3)})
@@ -82,6 +83,9 @@ def test_g_3_3_a_tie_for_the_highest_bid_discards_the_prize() -> None:
     assert after.scores == [0, 0, 0]
     (line,) = RULES.consequences(state, after, ["a", "b", "c"])
     assert line == "bids a 5, b 5, c 3: a tie, the 4 is discarded (G-3.3)"
+
+
+# --8<-- [end:tests]
 
 
 def test_g_3_4_a_card_bid_is_spent() -> None:
