@@ -33,11 +33,11 @@ PAGES = sorted(
 )
 
 
-def script(page: Path) -> str:
-    """The page's examples as one bash script, in the page's order."""
+def script(page: Path, run: set[str] = RUN) -> str:
+    """The page's examples (in the languages ``run``) as one bash script, in order."""
     parts = ["set -euo pipefail"]
     for lang, code in BLOCK.findall(page.read_text(encoding="utf-8")):
-        if lang not in RUN or code.lstrip().startswith("--8<--"):
+        if lang not in run or code.lstrip().startswith("--8<--"):
             continue
         parts.append(code if lang == "sh" else f"python - <<'PBEM_DOCS'\n{code}PBEM_DOCS")
     return "\n".join(parts) + "\n"
@@ -74,18 +74,29 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     assert (site / "architecture" / "index.html").is_file()
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
-def test_every_example_of_the_page_runs(page: Path, tmp_path: Path) -> None:
-    (tmp_path / "examples").symlink_to(ROOT / "examples")
+def run_as_a_reader(code: str, folder: Path) -> None:
+    (folder / "examples").symlink_to(ROOT / "examples")
     run = subprocess.run(
-        ["bash", "-c", script(page)],
-        cwd=tmp_path,
-        env=reader_env(tmp_path),
+        ["bash", "-c", code],
+        cwd=folder,
+        env=reader_env(folder),
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert run.returncode == 0, f"{run.stdout[-2000:]}\n{run.stderr[-3000:]}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_every_example_of_the_page_runs(page: Path, tmp_path: Path) -> None:
+    run_as_a_reader(script(page), tmp_path)
+
+
+def test_the_readme_s_python_example_runs(tmp_path: Path) -> None:
+    """Its shell commands set up a machine (tests/test_install.py installs the same way)."""
+    code = script(ROOT / "README.md", {"python"})
+    assert "pbem.Game.new" in code
+    run_as_a_reader(code, tmp_path)
 
 
 def test_the_pages_with_examples_are_those_a_reader_needs() -> None:
