@@ -142,8 +142,7 @@ class Game:
         copy behind the store's changes nothing) or the id of a stored game, or its first
         characters. The automatic steps ``players`` owe are made."""
         home = _home(store)
-        with home.writing():
-            opened = open_game(home, str(target))
+        opened = open_game(home, str(target))
         game = cls(home, opened.head.game, players)
         game.advance()
         return game
@@ -159,7 +158,7 @@ class Game:
     def seat(self, who: Seat) -> int:
         """The seat number of ``who``; a name or card that holds no seat is refused."""
         pos = self.position
-        if isinstance(who, int) and not isinstance(who, bool):
+        if isinstance(who, int):
             if not 0 <= who < len(pos.cards):
                 raise UsageError(f"seat {who}: this game has seats 0 to {len(pos.cards) - 1}")
             return who
@@ -196,7 +195,7 @@ class Game:
         (``Ruleset.samples``) this is a sample, and ``play`` judges any move typed."""
         pos = self.position
         number = self.seat(seat)
-        if not decides(pos, number):
+        if not decides(pos, number) or pos.state is None:
             return []
         legal = pos.rules.legal_actions(pos.state, number)
         return [pos.rules.format_action(pos.state, number, action) for action in legal]
@@ -222,7 +221,7 @@ class Game:
         bot holding a seat by mail."""
         pos = self.position
         seat = seat_of(pos, as_)
-        if not decides(pos, seat):
+        if not decides(pos, seat) or pos.state is None:
             raise Rejected(f"{as_.name} has nothing to decide now: {describe_awaiting(pos)}")
         try:
             chosen = pos.rules.bot(bot) if isinstance(bot, str) else bot

@@ -38,3 +38,9 @@ def test_the_lazy_names_are_the_api() -> None:
     for name in pbem.api.__all__:
         assert getattr(pbem, name) is getattr(pbem.api, name), name
     assert pbem.bots.get("random").spec == "random"
+
+
+def test_the_engine_and_the_commands_load_none_of_the_api() -> None:
+    """A game's bots (``pbem.bots.mcts``) and a command load what they did before."""
+    loaded = modules_after("import pbem.bots.mcts, pbem.cli.game")
+    assert not any(m.startswith(("pbem.api", "pbem.bots.named")) for m in loaded)
