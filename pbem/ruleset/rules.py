@@ -394,7 +394,7 @@ class Ruleset(ABC):
         bot: Bot = tuned(parameter)
         return bot
 
-    # ----- dropouts (architecture §11) -------------------------------------------------------------
+    # ----- dropouts (architecture §11) -----------------------------------------------------------
 
     can_end_early: ClassVar[bool] = False
     """Whether a game can be scored as it stands (a call when no escrow can be opened)."""
