@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pbem.play.selfplay import StepClock, play_game
+from pbem.play.signer import PROCESS_JOURNAL
 from pbem.ruleset import registry
 
 CLOCK_START = StepClock.START
@@ -36,6 +37,7 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START))
     monkeypatch.delenv("PBEM_AS", raising=False)
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    PROCESS_JOURNAL.clear()  # each test is a new table: seeded games repeat their ids
     return home
 
 

@@ -28,7 +28,7 @@ from pbem.ledger.awaiting import (
 )
 from pbem.ledger.position import Position
 from pbem.ledger.terms import StepRejected
-from pbem.ruleset.options import check_options
+from pbem.ruleset.options import normal_options
 from pbem.ruleset.rules import RulesError, Ruleset
 from pbem.store.chain import short_id
 from pbem.store.store import Store
@@ -236,10 +236,8 @@ def option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
 def ruleset_options(rules: Ruleset, pairs: tuple[str, ...]) -> dict[str, Any]:
     """``--option K=V`` values, checked against what the ruleset documents (the values
     ``pbem new --help`` lists) and normalized by it; a bad one is a usage error."""
-    raw = option_pairs(pairs)
     try:
-        check_options(rules, raw)
-        return rules.parse_options(raw)
+        return normal_options(rules, option_pairs(pairs))
     except RulesError as exc:
         raise UsageError(str(exc)) from exc
 

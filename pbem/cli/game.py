@@ -33,7 +33,7 @@ from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.gamefile import Envelope
 from pbem.format.words import plural
-from pbem.play.author import new_game
+from pbem.play.author import default_escrow, new_game
 from pbem.play.playing import Note, play_moves, shown
 from pbem.play.signer import seat_of
 from pbem.ruleset import registry
@@ -168,7 +168,7 @@ def _escrow(
 ) -> tuple[str, list[IdentityCard]]:
     """The escrow mode and referees from ``--escrow`` (defaults: architecture §11)."""
     if not specs:
-        return ("others" if len(cards) >= 3 else "none"), []
+        return default_escrow(len(cards)), []
     if specs in (("others",), ("none",)):
         if specs == ("others",) and len(cards) < 3:
             raise UsageError(

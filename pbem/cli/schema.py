@@ -68,14 +68,20 @@ def _text(schema: dict[str, Any]) -> str:
 
 @click.command()
 @click.option(
-    "--dir", "directory", type=click.Path(path_type=Path), help="Default: the project's schemas/."
+    "--dir",
+    "directory",
+    type=click.Path(path_type=Path),
+    help="Where to write them (default: the working folder) or, with --check, the ones to "
+    "check (default: those pbem ships).",
 )
 @click.option("--check", is_flag=True, help="Fail if the files differ from the models.")
 @json_option
 @reports_errors
 def schema(directory: Path | None, check: bool, as_json: bool) -> None:
-    """Write the JSON Schemas of the file format, identity cards and rulesets."""
-    directory = directory or resource_dir("schemas")
+    """Write the JSON Schemas of the file format, identity cards and rulesets. Never into
+    pbem's own installation: without --dir they go to the working folder."""
+    if directory is None:
+        directory = resource_dir("schemas") if check else Path.cwd()
     wanted = {f"{stem}.json": _text(s) for stem, s in all_schemas().items()}
     if check:
         stale = sorted(
@@ -89,7 +95,7 @@ def schema(directory: Path | None, check: bool, as_json: bool) -> None:
         if stale or extra:
             raise Rejected(
                 f"schemas in {directory} are out of date: {', '.join(stale + extra)}; "
-                "run 'pbem schema'"
+                f"run 'pbem schema --dir {directory}'"
             )
         report = {"dir": str(directory), "schemas": sorted(wanted), "up_to_date": True}
         emit(as_json, report, [f"{len(wanted)} schemas in {directory} are up to date"])

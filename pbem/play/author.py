@@ -26,6 +26,7 @@ from pbem.play.signer import (
     DEFAULT_CHAIN,
     Clock,
     Entropy,
+    Remembers,
     _always,
     _entry,
     _envelope,
@@ -39,7 +40,13 @@ from pbem.play.signer import (
 )
 from pbem.ruleset.knowledge import Knowledge
 from pbem.ruleset.rules import RulesError, Ruleset
-from pbem.store.journal import Journal
+
+
+def default_escrow(seats: int) -> str:
+    """Who holds the seats' escrowed secrets when the creator does not say (architecture
+    §11): the other seats with three or more, nobody with two (the other player would
+    hold them alone)."""
+    return "others" if seats >= 3 else "none"
 
 
 def new_game(
@@ -96,7 +103,7 @@ def automatic(
     identity: Identity,
     *,
     clock: Clock = utc_now,
-    journal: Journal | None = None,
+    journal: Remembers | None = None,
 ) -> int:
     """Make every step the seat owes that needs no decision: its join, its shuffle of the
     sealed decks, a beacon supply, the reveal of its sealed action once all have committed,
@@ -153,13 +160,15 @@ def act(
     *,
     entropy: Entropy = os.urandom,
     clock: Clock = utc_now,
-    journal: Journal | None = None,
+    journal: Remembers | None = None,
     notes: list[dict[str, Any]] | None = None,
 ) -> None:
     """Sign the seat's decision: a turn entry, an open envelope, or a sealed commitment,
-    with ``notes`` (``pbem.crypto.notes``: JSON as signed) if any. With a ``journal``,
-    signing the same decision again gives what was signed before (its notes included),
-    and signing a different one is refused (architecture §10)."""
+    with ``notes`` (``pbem.crypto.notes``: JSON as signed) if any. Signing the same
+    decision again gives what was signed before (its notes included), and signing a
+    different one is refused (architecture §10): the ``journal`` remembers, the store's for
+    a player, else the process's own (``pbem.play.signer.PROCESS_JOURNAL``), so that two
+    copies of one position cannot get two different moves even here."""
     seat = seat_of(replay, identity)
     aw = replay.awaiting
     if aw is None or seat not in replay.remaining() or aw.kind not in {"turn", "batch"}:

@@ -5,7 +5,7 @@ notation, the checks, the journal and the signing are the same whatever asks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,6 +142,26 @@ def sign_in_store(
         automatic(pos, me, journal=journal)
         store.save(head, source)
     return pos, said
+
+
+def settle(store: Store, game: str, identities: Sequence[Identity], source: str) -> int:
+    """Make every automatic step that ``identities`` owe in ``game`` (joins, beacons,
+    shuffles, shares, reveals, the disclosure), one seat after the other, until none of them
+    owes one: what the robot of each would do, for a program that holds several seats (a
+    league of bots, a table of test players). Each seat's steps are kept on the store's head
+    in one transaction, journal first. Returns how many steps were made."""
+    made = 0
+    while True:
+        before = made
+        for me in identities:
+            with store.writing():
+                head = store.head(game)
+                n = automatic(head.position, me, journal=Journal(store))
+                if n:
+                    store.save(head, source)
+            made += n
+        if made == before:
+            return made
 
 
 def _at(pos: Position, seat: int) -> dict[str, int]:

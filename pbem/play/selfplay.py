@@ -26,6 +26,7 @@ from pbem.format.files import write_new
 from pbem.format.gamefile import Envelope
 from pbem.ledger.replay import Replay, replay_file
 from pbem.play.author import act, automatic, knowledge, new_game
+from pbem.play.signer import MemoryJournal
 from pbem.ruleset.rules import Bot, Result, RulesError, Ruleset
 
 MAX_STEPS = 20000
@@ -131,6 +132,7 @@ def play_game(
     entropy = _Entropy(rng.fork("entropy"))
     bot_rngs = [rng.fork(f"bot{i}") for i in range(players)]
     clock = StepClock()
+    journal = MemoryJournal()  # the game's own: gone with it, however many games a run plays
     author = new_game(
         rules, options, [i.card for i in identities], identities[0], entropy=entropy, clock=clock
     )
@@ -141,10 +143,10 @@ def play_game(
             raise Rejected(f"selfplay seed {seed}: no end after {MAX_STEPS} steps")
         seat = author.remaining()[0]
         me = identities[seat]
-        if not automatic(author, me, clock=clock):
+        if not automatic(author, me, clock=clock, journal=journal):
             bot = seat_bots[seat % len(seat_bots)]
             action = bot(rules, author.state, seat, knowledge(author, me), bot_rngs[seat])
-            act(author, me, action, entropy=entropy, clock=clock)
+            act(author, me, action, entropy=entropy, clock=clock, journal=journal)
         for _, item in author.taken[sent:]:  # what travelled since, as text, one by one
             received = gamefile.decode_item(canonical(item.model_dump(mode="json")))
             if isinstance(received, Envelope):

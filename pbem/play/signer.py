@@ -13,7 +13,7 @@ import os
 import time
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pbem.crypto import deck, escrow, hpke
 from pbem.crypto.keys import Identity
@@ -28,7 +28,7 @@ from pbem.ledger.interruptions import handover_info
 from pbem.ledger.replay import Replay
 from pbem.ledger.seats import holders
 from pbem.ledger.tabletop import key_context
-from pbem.store.journal import Journal
+from pbem.store.journal import decision as decision_of
 
 S = TypeVar("S", bound=Signed)
 Entropy = Callable[[int], bytes]
@@ -113,33 +113,73 @@ def next_preimage(replay: Replay, identity: Identity, seat: int) -> str:
     return b64e(values[replay.revealed[seat] + 1])
 
 
+class Remembers(Protocol):
+    """What signing asks of a journal (``pbem.store.journal.Journal``, or ``MemoryJournal``):
+    what this seat signed for a decision, to keep what it signs, and where it went."""
+
+    def recall(
+        self, game: str, parent: str, seat: int, decision: str
+    ) -> Entry | Envelope | None: ...
+
+    def record(self, item: Entry | Envelope) -> None: ...
+
+    def where(self, item: Entry | Envelope) -> str: ...
+
+
+class MemoryJournal:
+    """A journal kept in memory, for signing with no store: a self-played game's, and the
+    process's own (``PROCESS_JOURNAL``) for whatever signs without a journal, so that the
+    low-level ``act`` cannot sign two different moves for one decision on two copies of a
+    position either (architecture §10). It lasts as long as the object does."""
+
+    def __init__(self) -> None:
+        self._items: dict[tuple[str, str, int, str], Entry | Envelope] = {}
+
+    def recall(self, game: str, parent: str, seat: int, decision: str) -> Entry | Envelope | None:
+        return self._items.get((game, parent, seat, decision))
+
+    def record(self, item: Entry | Envelope) -> None:
+        self._items[(item.game, item.parent, item.seat, decision_of(item))] = item
+
+    def where(self, item: Entry | Envelope) -> str:
+        return "in this process: not in any store"
+
+    def clear(self) -> None:
+        """Forget everything (a test that plays a new table in the same process)."""
+        self._items.clear()
+
+
+#: What was signed in this process with no journal given (see ``MemoryJournal``).
+PROCESS_JOURNAL = MemoryJournal()
+
+
 def _publish(
     replay: Replay,
     identity: Identity,
     model: type[S],
     fields: dict[str, Any],
     clock: Clock,
-    journal: Journal | None,
+    journal: Remembers | None,
     same: Callable[[Any], bool],
 ) -> S:
-    """Sign ``fields`` now, unless the journal holds what this seat signed for this
-    decision before: the same again (``same`` says so) is used as it was, anything else is
-    refused, since two different signed steps on one parent are equivocation."""
+    """Sign ``fields`` now, unless the journal (the process's own when none is given) holds
+    what this seat signed for this decision before: the same again (``same`` says so) is
+    used as it was, anything else is refused, since two different signed steps on one parent
+    are equivocation."""
     decision = fields.get("decision", fields["kind"])
-    if journal is not None:
-        earlier = journal.recall(fields["game"], fields["parent"], fields["seat"], decision)
-        if earlier is not None:
-            if same(earlier):
-                return earlier
-            index = replay.count if replay.batch is None else replay.count - 1
-            raise Rejected(
-                f"you signed a different {decision} for step {index + 1} already "
-                f"({journal.where(earlier)}); pbem will not sign a second one for the same "
-                "decision: that would be equivocation"
-            )
+    journal = PROCESS_JOURNAL if journal is None else journal
+    earlier = journal.recall(fields["game"], fields["parent"], fields["seat"], decision)
+    if earlier is not None:
+        if same(earlier):
+            return earlier  # type: ignore[return-value]
+        index = replay.count if replay.batch is None else replay.count - 1
+        raise Rejected(
+            f"you signed a different {decision} for step {index + 1} already "
+            f"({journal.where(earlier)}); pbem will not sign a second one for the same "
+            "decision: that would be equivocation"
+        )
     item = sign_new(identity, model, {**fields, "time": clock()})
-    if journal is not None:
-        journal.record(item)
+    journal.record(item)
     return item
 
 
@@ -178,7 +218,7 @@ def _envelope(
     seat: int,
     body: dict[str, Any],
     clock: Clock,
-    journal: Journal | None = None,
+    journal: Remembers | None = None,
     same: Callable[[Any], bool] | None = None,
     notes: list[dict[str, Any]] | None = None,
 ) -> None:
@@ -198,7 +238,7 @@ def _entry(
     kind: str,
     body: dict[str, Any],
     clock: Clock,
-    journal: Journal | None = None,
+    journal: Remembers | None = None,
     same: Callable[[Any], bool] | None = None,
     notes: list[dict[str, Any]] | None = None,
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from pbem.ruleset.rules import OptionHelp, RulesError, Ruleset
 
@@ -52,3 +53,10 @@ def check_options(rules: Ruleset, raw: Mapping[str, str]) -> None:
                 f"option {name} takes a whole number from {values.start} to "
                 f"{values.stop - 1}, not {value!r} ({option.help})"
             )
+
+
+def normal_options(rules: Ruleset, raw: Mapping[str, str]) -> dict[str, Any]:
+    """``--option K=V`` values checked against what ``rules`` documents (``check_options``)
+    and normalized by it (``Ruleset.parse_options``): the options a genesis holds."""
+    check_options(rules, raw)
+    return rules.parse_options(raw)

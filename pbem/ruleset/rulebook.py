@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-HEADING = re.compile(r"^(#{2,6}) ([RT]-[0-9]+(?:\.[0-9A-Z]+)*) (.+)$")
-"""A numbered heading: its level, its section id, its title."""
+HEADING = re.compile(r"^(#{2,6}) ([A-Z]-[0-9]+(?:\.[0-9A-Z]+)*) (.+)$")
+"""A numbered heading: its level, its section id (a game's own capital letter: Rattaneer's
+``R-``, Rattus's ``T-``, a third game's another), its title."""
 
-CITATION = re.compile(r"\b[RT]-[0-9]+(?:\.(?:[0-9]+|[A-Z]\b))*(?: [A-D](?:\.[0-9]+)?\b)?")
+CITATION = re.compile(r"\b[A-Z]-[0-9]+(?:\.(?:[0-9]+|[A-Z]\b))*(?: [A-D](?:\.[0-9]+)?\b)?")
 """A section id as messages write it: ``R-6.3.3``, ``R-7.B``, ``T-5 C.3``, ``T-6.10``."""
 
 ITEM = re.compile(r"^- \*\*(.+?)\*\*:? ?(.*)$")

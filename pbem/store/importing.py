@@ -22,7 +22,6 @@ from pbem.ledger.position import Position
 from pbem.ledger.replay import check_cached, replay_file
 from pbem.ruleset import registry
 from pbem.store.chain import Chain, digest, refusal, short_id
-from pbem.store.db import now
 from pbem.store.head import Head, Imported
 
 if TYPE_CHECKING:
@@ -62,11 +61,7 @@ def _new(store: Store, game: GameFile, label: str) -> Imported:
     except Rejected as exc:
         raise _refuse(store, game, label, f"{label}: {exc}") from exc
     gid = game.genesis.game
-    when = now()
-    store.db.execute(
-        "INSERT INTO games (id, ruleset, genesis, added, updated) VALUES (?, ?, ?, ?, ?)",
-        (gid, rules.id, game.genesis.canonical_bytes(), when, when),
-    )
+    store.register(game.genesis)
     new = store._write(gid, replay, label)
     return Imported("new", Head(store, gid, replay), new)
 

@@ -394,8 +394,11 @@ class Store:
         here): the items, the steps, the history, a new checkpoint and a version; returns the
         new head. Only onto the chain it was read from: if another process moved the game
         on meanwhile, nothing is kept (``InternalError``; a caller reads and signs in one
-        ``writing`` transaction, so that this never happens)."""
+        ``writing`` transaction, so that this never happens). A game new to the store (a
+        genesis signed here) is registered with it, so that it is listed and opened."""
         with self.writing():
+            if self.db.execute("SELECT 1 FROM games WHERE id = ?", (head.game,)).fetchone() is None:
+                self.register(head.position.genesis)
             if head.mark[0] != self._mark(head.game, head.position)[0]:
                 raise InternalError(
                     f"game {short_id(head.game)}: another process moved the game on since it "
@@ -403,6 +406,15 @@ class Store:
                 )
             self._write(head.game, head.position, source)
             return Head(self, head.game, head.position)
+
+    def register(self, genesis: Genesis) -> None:
+        """List a new game (its genesis verified by the caller); its steps come with
+        ``save`` or an import."""
+        when = now()
+        self.db.execute(
+            "INSERT INTO games (id, ruleset, genesis, added, updated) VALUES (?, ?, ?, ?, ?)",
+            (genesis.game, genesis.ruleset.id, genesis.canonical_bytes(), when, when),
+        )
 
     def _write(self, gid: str, pos: Position, source: str) -> list[Record]:
         db = self.db

@@ -12,7 +12,7 @@ from pbem.format.gamefile import Batch, GameFile, RulesetPin
 from pbem.ledger.audit import compare_files, merge_files
 from pbem.ledger.replay import replay_file
 from pbem.play.author import act, automatic
-from pbem.play.signer import seal_key_for
+from pbem.play.signer import MemoryJournal, seal_key_for
 from pbem.ruleset import registry
 from tests.helpers import (
     Seeded,
@@ -195,7 +195,7 @@ def test_equivocation_is_caught_with_proof() -> None:
     act(replay, ids[1], Choose(type="bank"))
     one = replay.to_file()
     replay2 = replay_file(base, RULES)
-    act(replay2, ids[1], Choose(type="risk"))
+    act(replay2, ids[1], Choose(type="risk"), journal=MemoryJournal())  # a forger's own code
     two = replay2.to_file()
     findings = compare_files([one, two], ["a.json", "b.json"])
     assert findings[0].relation == "equivocation"
@@ -211,7 +211,7 @@ def test_equivocating_envelopes_in_a_batch() -> None:
     base = replay.to_file()
     act(replay, ids[0], Guess(value=2), entropy=Seeded(5))
     other = replay_file(base, RULES)
-    act(other, ids[0], Guess(value=9), entropy=Seeded(6))
+    act(other, ids[0], Guess(value=9), entropy=Seeded(6), journal=MemoryJournal())
     findings = compare_files([replay.to_file(), other.to_file()], ["x", "y"])
     assert findings[0].relation == "equivocation"
 
@@ -226,3 +226,21 @@ def test_batch_with_envelope_for_wrong_decision() -> None:
     batch = Batch(kind="batch", parent=aw.parent, decision="act:guess", envelopes=[env])
     with pytest.raises(Rejected, match="batch is for 'act:guess', awaited 'commit:guess'"):
         verify(game.model_copy(update={"steps": [*game.steps, batch]}))
+
+
+def test_act_signs_no_second_sealed_move_for_one_decision_on_another_copy() -> None:
+    """Issue 31: two copies of one position (a script that read the file twice) got two
+    different sealed moves from the low-level ``act``. Without a store's journal it now
+    remembers in the process's own, as ``pbem play`` does in the store's: the same move
+    again is the step signed before; another is refused as equivocation."""
+    replay, ids = guess_game(2, seed=9)
+    base = replay.to_file()
+    act(replay, ids[0], Guess(value=2), entropy=Seeded(5))
+    first = replay.batch.envelopes[0]
+    again = replay_file(base, RULES)
+    act(again, ids[0], Guess(value=2), entropy=Seeded(6))
+    assert again.batch.envelopes[0] == first  # the same sealed envelope, not a new salt
+    other = replay_file(base, RULES)
+    with pytest.raises(Rejected, match="equivocation"):
+        act(other, ids[0], Guess(value=9), entropy=Seeded(7))
+    assert other.batch is None or not other.batch.envelopes

@@ -6,7 +6,6 @@ known-answer vector quoted in the spec (``schemas/vectors/escrow.json``)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import hashes
@@ -19,11 +18,12 @@ from pbem.crypto.keys import Identity
 from pbem.crypto.seatsecret import derive
 from pbem.format.canonical import b64e, canonical
 from pbem.format.errors import Rejected
+from pbem.format.resources import resource_dir
 from tests.core import hpke_reference as ref
 from tests.core.test_deck import TORSION
 from tests.core.test_hpke import box_secret
 
-VECTOR = Path(__file__).resolve().parents[2] / "schemas" / "vectors" / "escrow.json"
+VECTOR = resource_dir("schemas") / "vectors" / "escrow.json"
 GAME_ID = bytes(range(16))
 GAME = b64e(GAME_ID)
 OTHER_GAME = b64e(bytes(16))

@@ -48,3 +48,13 @@ def test_game_file_schema_describes_the_format() -> None:
     stored = json.loads((resource_dir("schemas") / "game-file.json").read_text())
     assert stored == all_schemas()["game-file"]
     assert set(stored["required"]) == {"format", "genesis", "steps", "state"}
+
+
+def test_without_dir_the_schemas_go_to_the_working_folder(tmp_path, monkeypatch) -> None:
+    """Issue 31: never into pbem's own folder (site-packages, once installed)."""
+    shipped = {p: p.read_bytes() for p in resource_dir("schemas").glob("*.json")}
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(schema, [])
+    assert result.exit_code == 0 and str(tmp_path) in result.output
+    assert {p.name for p in tmp_path.glob("*.json")} == {p.name for p in shipped}
+    assert all(p.read_bytes() == data for p, data in shipped.items())

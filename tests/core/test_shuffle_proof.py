@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from pathlib import Path
 
 import pytest
 from nacl import bindings as nb
@@ -17,10 +16,11 @@ from pbem.crypto import deck as dk
 from pbem.crypto import group, passes, shuffleproof
 from pbem.crypto.group import BASE, DeckError, L
 from pbem.format.canonical import b64d, b64e
+from pbem.format.resources import resource_dir
 from pbem.ledger.tabletop import encode_deck, pass_id, shuffle_context
 from tests.core.test_deck import TORSION
 
-VECTORS = Path(__file__).resolve().parents[2] / "schemas" / "vectors" / "shuffle-proof.json"
+VECTORS = resource_dir("schemas") / "vectors" / "shuffle-proof.json"
 CONTEXT = b"test context"
 FIELDS = ["c", "s1", "s2", "s3", "s4", "C", "chain", "s_hat", "s_prime"]
 

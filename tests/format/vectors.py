@@ -11,18 +11,17 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 from pbem.format import gamefile
 from pbem.format.canonical import pretty
 from pbem.format.gamefile import Batch, GameFile, Signed, signing_message, step_hash
+from pbem.format.resources import resource_dir
 from pbem.play.selfplay import play_game
 from pbem.ruleset import registry
 
-ROOT = Path(__file__).resolve().parents[2]
-VECTORS = ROOT / "schemas" / "vectors"
-SPEC = ROOT / "schemas" / "format.md"
+VECTORS = resource_dir("schemas") / "vectors"  # in a checkout, and in an installed wheel
+SPEC = resource_dir("schemas") / "format.md"
 SHOWN_STEPS = 3
 BLOCK = re.compile(r"(```vectors\n).*?(```)", re.S)
 
