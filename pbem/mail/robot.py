@@ -156,12 +156,13 @@ class Robot:
 
     def run_once(self) -> PassReport:
         report = PassReport()
+        # Marked before the pass, never after: a commit by another process during the pass
+        # (the player's move, say) then wakes the next wait at once.
         self._seen_version = self._version()
         self.flush(report)
         self.read_mail(report)
         self.act(report)
         self.flush(report)
-        self._seen_version = self._version()
         return report
 
     def read_mail(self, report: PassReport) -> None:

@@ -142,14 +142,17 @@ def test_a_move_made_by_another_process_of_the_home_wakes_the_robot_at_once(
 
         wait_for(lambda: awaits("ann"), "the robot to set the game up", 60)
         home.run("play", "--as", "ann", "--", gid[:8], "guess 4")
-        wait_for(
-            lambda: (
-                home.store().head(gid).position.result is not None
-                or (awaits("ann") and home.store().head(gid).position.count > 6)
-            ),
-            "the robot to answer for rob",
-            60,
-        )
+        try:
+            wait_for(
+                lambda: (
+                    home.store().head(gid).position.result is not None
+                    or (awaits("ann") and home.store().head(gid).position.count > 6)
+                ),
+                "the robot to answer for rob",
+                60,
+            )
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; the robot said: {out}") from exc
         assert robot.poll() is None, out
         second = home.run("watch", "--once", code=2)
         assert "pbem watch is running already" in second.stderr
