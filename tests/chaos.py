@@ -274,7 +274,7 @@ class Chaos:
             self.report.faults["old file read again"] += 1
         for path in batch:
             if self.rng.random() < 0.5:
-                self.cli(home, "status", path, "--as", home.names[0], "--json")
+                self.cli(home, "log", path, "--json")  # a reading command imports the file
             else:
                 try:
                     home.store().import_file(path)
@@ -379,15 +379,17 @@ class Chaos:
             return
         active = [n for n in self.names if n not in self.silent and self._seated(pos, n)]
         kind = self.rng.choice(["silence", "silence", "resign", "handover"])
-        if kind == "silence" and len(active) > 1 and not self.silent:
+        escrow = pos.genesis.escrow.mode != "none"  # else a call on a share ends the game
+        if kind == "silence" and len(active) > 1 and not self.silent and escrow:
             self.silent.add(self.rng.choice(active))
             self.report.faults["a seat fell silent"] += 1
-        elif kind == "resign" and len(active) > 2:
-            name = self.rng.choice(active)
+        # pbem resigns and hands a seat over while the game waits for that seat alone
+        alone = [pos.names[s] for s in pos.remaining()]
+        name = alone[0] if len(alone) == 1 and alone[0] in active else None
+        if kind == "resign" and name is not None and len(active) > 2:
             if self.write(self.home_of(name), "resign", self.game, "--as", name):
                 self.report.faults["a seat resigned"] += 1
-        elif kind == "handover" and self.spare not in self.names and len(active) > 2:
-            name = self.rng.choice(active)
+        elif kind == "handover" and name is not None and self.spare not in self.names:
             to = self.root / f"{self.spare}.card.json"
             if self.write(self.home_of(name), "handover", self.game, "--to", to, "--as", name):
                 self.report.faults["a seat handed over"] += 1

@@ -92,11 +92,26 @@ def call(
     return body["seats"]
 
 
+def _alone(pos: Position, seat: int, what: str) -> None:
+    """A resignation or a handover is signed while the game waits for ``seat`` alone: then
+    no other seat can sign the next step meanwhile, and the two cannot cross in the mail
+    and split the game (architecture §11). The ledger accepts them at other times too; pbem
+    does not make them then."""
+    if pos.interrupt is None and tuple(pos.remaining()) != (seat,):
+        waiting = ", ".join(pos.names[s] for s in pos.remaining()) or "nobody"
+        raise UsageError(
+            f"{what} when the game waits for you alone (your turn, or the last answer of a "
+            f"decision), so that it cannot cross another player's move; it waits for {waiting}"
+        )
+
+
 def resign(
     pos: Position, identity: Identity, *, clock: Clock = utc_now, journal: Journal | None = None
 ) -> None:
-    """Give up the seat: its secret is published, a stand-in plays it from now on."""
+    """Give up the seat: its secret is published, a stand-in plays it from now on. Only
+    while the game waits for this seat alone (``_alone``)."""
     seat = signer_of(pos, identity)
+    _alone(pos, seat, "resign")
     x = seat_secret(pos, identity, seat)
     _sign(pos, identity, seat, "resign", {"seat": seat, "secret": b64e(x)}, clock, journal)
 
@@ -111,8 +126,11 @@ def handover(
     journal: Journal | None = None,
 ) -> None:
     """Hand ``identity``'s seat (or, for a seat whose secret is public, ``seat``) to
-    ``card``; or, as another active seat, co-sign the handover already open to ``card``."""
+    ``card``, while the game waits for the signer alone (``_alone``); or, as another
+    active seat, co-sign the handover already open to ``card``."""
     signer = signer_of(pos, identity)
+    if pos.interrupt is None:
+        _alone(pos, signer, "a seat is handed over")
     if pos.interrupt is not None and pos.interrupt.decision == "handover":
         body = dict(pos.interrupt.envelopes[0].body)
         if body["card"] != card.model_dump():

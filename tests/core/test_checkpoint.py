@@ -152,6 +152,7 @@ def test_a_position_restored_after_a_call_and_a_resignation_draws_as_the_replay(
     assert table.call_late() == [2]
     table.silent = set()
     table.play(until=lambda r: r.count > 12 and r.awaiting.decision.startswith("commit:"))
+    table.alone(1)
     resign(table.replay, table.who(1), clock=table.clock)
     table.play(until=lambda r: r.count > 60)
     game = gamefile.decode(gamefile.encode(table.replay.to_file()))
@@ -185,6 +186,7 @@ def test_positions_restored_anywhere_in_games_with_dropouts_continue_alike(
     table.silent = set()
     table.play(until=_quiet_after(table.replay.count + 4))
     assert table.replay.result is None, "the game ended before the resignation"
+    table.alone(0)
     resign(table.replay, table.who(0), clock=table.clock)
     table.play(until=lambda r: r.count > 70)
     game = gamefile.decode(gamefile.encode(table.replay.to_file()))

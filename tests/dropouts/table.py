@@ -103,6 +103,14 @@ class Table:
                 return
         raise AssertionError("the game did not settle")
 
+    def alone(self, seat: int) -> None:
+        """Play on until the game waits for ``seat`` alone (the others answer first): when
+        pbem lets a seat resign or hand itself over."""
+        silent, self.silent = self.silent, {*self.silent, seat}
+        self.play()
+        self.silent = silent
+        assert self.replay.remaining() == (seat,), self.replay.remaining()
+
     def call_late(self, *, end: bool = False) -> list[int]:
         """The deadline passes; every seat that may call signs the call."""
         self.now += self.deadline + 1

@@ -103,10 +103,12 @@ def test_a_handover_needs_the_seat_itself_and_goes_to_nobody_seated() -> None:
         t.play(until=lambda r: r.awaiting.kind == "turn")
         if t.replay.batch is not None:
             break
+    mover = t.replay.awaiting.seats[0]  # pbem hands a seat over on its own turn only
+    other = (mover + 1) % 3
     with pytest.raises(Rejected, match="holds a seat in this game already"):
-        handover(t.replay, t.who(0), t.ids[1].card, clock=t.clock)
+        handover(t.replay, t.who(mover), t.ids[other].card, clock=t.clock)
     with pytest.raises(Rejected, match="only the seat itself can hand over"):
-        handover(t.replay, t.who(0), t.spare.card, seat=1, clock=t.clock)
+        handover(t.replay, t.who(mover), t.spare.card, seat=other, clock=t.clock)
     body = {"seat": 1, "card": t.spare.card.model_dump(), "secret": b64e(b"not sealed at all")}
     t.replay.add_envelope(envelope(t, 0, "handover", body))
     t.replay.add_envelope(envelope(t, 2, "handover", body))

@@ -33,6 +33,20 @@ def settle(f: Path) -> Path:
     return f
 
 
+def until_alone(f: Path, name: str) -> Path:
+    """The others play (the first legal move each) until the game waits for ``name``
+    alone: when pbem lets a seat resign or hand itself over."""
+    for _ in range(200):
+        f = settle(f)
+        awaiting = report("status", f)["awaiting"]
+        if awaiting == [name]:
+            return f
+        mover = next(n for n in awaiting if n != name)
+        move = report("moves", f, "--as", mover)["moves"][0]
+        f = Path(report("play", f, move, "--as", mover)["file"])
+    raise AssertionError(f"{name} was never awaited alone")
+
+
 def test_a_late_seat_is_shown_then_called_by_everyone_else(
     table: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -72,7 +86,7 @@ def test_a_handed_over_seat_is_played_by_the_substitute_with_its_hand(table: Pat
         "classes=Peasant,Monk,Witch,King,Sultan,Caravan",
     ]
     ok("new", "rattus", *seats, *opts, "--as", "ann", "-o", "g.json")
-    f = settle(Path("g.json"))
+    f = until_alone(Path("g.json"), "bea")
     mine = ok("status", f, "--as", "bea").stdout
     hand = next(x for x in mine.splitlines() if x.startswith("Your region cards: "))
     f = Path(report("handover", f, "--to", "dan.card.json", "--as", "bea")["file"])

@@ -11,6 +11,7 @@ import threading
 from email import message_from_bytes
 from email.message import Message
 from pathlib import Path
+from typing import Any
 
 from pbem.format import gamefile
 from pbem.ledger.awaiting import decides
@@ -140,14 +141,16 @@ def test_a_move_made_by_another_process_of_the_home_wakes_the_robot_at_once(
                 and pos.awaiting.is_decision
             )
 
+        def revealed(pos: Any) -> bool:
+            """The guesses are open: rob committed, and the robot revealed both."""
+            aw = pos.awaiting
+            return pos.result is not None or not aw.decision.startswith(("commit:", "reveal:"))
+
         wait_for(lambda: awaits("ann"), "the robot to set the game up", 60)
         home.run("play", "--as", "ann", "--", gid[:8], "guess 4")
         try:
             wait_for(
-                lambda: (
-                    home.store().head(gid).position.result is not None
-                    or (awaits("ann") and home.store().head(gid).position.count > 6)
-                ),
+                lambda: revealed(home.store().head(gid).position),
                 "the robot to answer for rob",
                 60,
             )

@@ -89,7 +89,7 @@ def test_every_file_exported_while_another_process_plays_is_a_verified_head(
     seen = {text for text in texts}
     steps = [replay_file(gamefile.decode(text), rules).count for text in seen]  # all verify
     assert made > 40 and len(seen) > 10, (made, len(seen))
-    assert max(steps) == Store(home).head(game).position.count
+    assert max(steps) <= Store(home).head(game).position.count
 
 
 def test_a_position_made_on_a_head_another_process_moved_on_is_never_kept(game: str) -> None:
