@@ -1,6 +1,6 @@
 """What the check before every export costs (issue 25): a file about to be written or mailed
 is read back strictly and every step's hash compared with the store's verified chain
-(``pbem.store.store._check_export``). Timed on each example game, against making the same
+(``pbem.store.texts._check_export``). Timed on each example game, against making the same
 text without the check, in the same run.
 
 Run: ``.venv/bin/python benchmarks/export.py [REPEATS]`` (default 20).
@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pbem.store import store as store_module  # noqa: E402
+from pbem.store import texts as store_module  # noqa: E402
 from pbem.store.store import Store  # noqa: E402
 
 EXAMPLES = ["rattaneer/game.json", "rattus/game.json", "rattus-africanus/game.json"]

@@ -76,6 +76,11 @@ def _ask() -> Any:
     type=click.Path(path_type=Path),
     help="Write the message to this file instead of sending it (for any mail client).",
 )
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Attach the whole game file, not only the steps the recipients lack.",
+)
 @json_option
 @reports_errors
 def send(
@@ -84,18 +89,23 @@ def send(
     cc: Literal["others", "none"] | None,
     as_name: str | None,
     eml: Path | None,
+    full: bool,
     as_json: bool,
 ) -> None:
     """Mail your newest copy of GAME (a file or a stored game's id) to the players awaited
-    now, the others in Cc. It holds everything your store has: envelopes received for the
-    same parallel step are merged in, and the automatic steps you owe are made first."""
+    now, the others in Cc. It carries the steps they lack (since the last step each has
+    acknowledged by signing), or with --full the whole file; a player new to the game gets
+    the whole file anyway. Envelopes received for the same parallel step are merged in, and
+    the automatic steps you owe are made first."""
     store = Store(progress=Progress())
     with store.writing():
         opened = open_game(store, target)
     me = own_card(as_name, opened.position.cards)
     if me is None:
         raise UsageError("say which of your identities holds a seat in this game with --as NAME")
-    report, lines = mail_game(store, opened.head.game, me, to=to, cc=cc, eml=eml, called=target)
+    report, lines = mail_game(
+        store, opened.head.game, me, to=to, cc=cc, eml=eml, called=target, full=full
+    )
     if report is None:
         raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {target})")
     emit(as_json, report, [*opened.notes(store), *lines])
@@ -110,6 +120,7 @@ def mail_game(
     cc: Literal["others", "none"] | None = None,
     eml: Path | None = None,
     called: str = "",
+    full: bool = False,
 ) -> tuple[dict[str, Any] | None, list[str]]:
     """Mail the newest head of ``game``, after the automatic steps ``me`` owes: what
     ``pbem send`` and ``pbem play --send`` do (``pbem.mail.outgoing``). The report is None
@@ -117,7 +128,9 @@ def mail_game(
     settings = mail_config.load()
     smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
     name = me.name
-    outgoing = prepare(store, game, me, lambda: identity(name), smtp, to, called=called or game)
+    outgoing = prepare(
+        store, game, me, lambda: identity(name), smtp, to, called=called or game, full=full
+    )
     message, made = outgoing.message, outgoing.made
     notes = [f"made {plural(made, 'automatic step')} first"] if made else []
     if message is None:
@@ -156,6 +169,13 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
                 games.append(entry)
                 lines.append(line)
                 lines += [f"  {r.index + 1:4d} {r.summary}" for r in imported.new_steps[-SHOWN:]]
+            for pending in result.pending:
+                games.append({"game": pending.game, "status": "pending", "from": pending.index})
+                lines.append(
+                    f"game {short_id(pending.game)}: steps from step {pending.index + 1} kept "
+                    "until the steps before them arrive (pbem watch asks for them; or ask the "
+                    "sender: pbem send GAME --full)"
+                )
             problems += [f"{result.label}: {p}" for p in result.problems]
             for proof in result.proofs:
                 click.echo(proof, err=True)

@@ -470,7 +470,7 @@ def load_stored(model: type[S], data: bytes) -> S:
 
 def encode(game: GameFile) -> str:
     """The file's text: pretty, ASCII, short lines (it must survive a mail body)."""
-    if isinstance(game.steps, Steps):  # as received, nothing re-encoded
+    if hasattr(game.steps, "file_value"):  # as received, nothing re-encoded
         return pretty(game.steps.file_value)
     return pretty(game.model_dump(mode="json"))
 

@@ -1,13 +1,22 @@
-"""Composing the message that carries a game file to the players.
+"""Composing the message that carries a game's new steps to the players.
 
-Pure: a game's head in (its verified position, its history, its file), an
-``EmailMessage`` out; sending is ``pbem.mail.transport``'s
-job. Subject and body come from the jinja2 templates in ``templates/mail/`` so that they can
-be reworded without touching code. The file travels as an ``application/json`` attachment
-whose name says which game and which version it is, so a player can tell a stale copy from
-a new one in any mail client before pbem even reads it. The public board page (``pbem
-show`` without ``--as``: what every player may see, never anyone's private knowledge) goes
-along as a second attachment, so the board can be seen without running pbem.
+Pure: a game's head in (its verified position, its history, its steps), an
+``EmailMessage`` out; sending is ``pbem.mail.transport``'s job. Subject and body come from
+the jinja2 templates in ``templates/mail/`` so that they can be reworded without touching
+code.
+
+A message carries only what its recipients lack (issue 27): the steps since the earliest
+step any of them has not acknowledged, as a step bundle (``application/vnd.pbem.steps+json``,
+``schemas/format.md`` §10). A player has acknowledged every step before the last one holding
+an item it signed (that item names its parent). Whoever has signed nothing yet, and whoever
+asks for it (``pbem send --full``), gets the whole game file instead. Both are named after
+the game and the steps they hold, so a player can tell them apart in any mail client before
+pbem reads them. The public board page (``pbem show`` without ``--as``: what every player
+may see, never anyone's private knowledge) goes along when the message asks a person for a
+decision (the ``smtp.page`` setting: ``decisions``, ``always`` or ``never``); a message that
+carries only steps pbem makes by itself goes to the seats that need them next, and says so
+in its headers (``Auto-Submitted: auto-generated``, ``X-Pbem-Automatic: yes``) so that a
+mail filter can file it away.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from typing import Any, Literal
 import jinja2
 
 from pbem.crypto.notes import step_notes
+from pbem.format.bundle import REQUEST_TYPE, STEPS_TYPE, Request
 from pbem.format.card import IdentityCard
 from pbem.format.resources import resource_dir
 from pbem.ledger.awaiting import cosigners, describe_awaiting, needs_decision
@@ -28,6 +38,7 @@ from pbem.ledger.logbook import with_open_batch
 from pbem.ledger.position import Position
 from pbem.ledger.terms import Record
 from pbem.mail.config import Smtp
+from pbem.store.bundles import bundle_name, bundle_text
 from pbem.store.chain import short_id
 from pbem.store.head import Head
 
@@ -40,12 +51,50 @@ class Recipients:
     cc: list[IdentityCard]
 
 
+def asks_someone(pos: Position) -> bool:
+    """Whether a message of this head asks a person for something: a decision, a
+    signature on a call or a handover, or (the game over) a look at the end."""
+    return needs_decision(pos) or pos.interrupt is not None or pos.result is not None
+
+
 def attachment_name(head: Head, suffix: str = ".json") -> str:
     """``<ruleset>-<short game id>-s<step>-<short head hash>.json``: the step as ``pbem
     log`` and the subject number it (``.html`` for its page)."""
     pos = head.position
     game = short_id(pos.genesis.game)
     return f"{pos.rules.id}-{game}-s{pos.count:04d}-{head.digest[:8]}{suffix}"
+
+
+@dataclass
+class Carried:
+    """What a message attaches of the game: the whole file, or a bundle of the steps
+    from index ``since`` on (None: the file)."""
+
+    name: str
+    data: bytes
+    since: int | None
+
+    @property
+    def subtype(self) -> str:
+        return "json" if self.since is None else STEPS_TYPE.partition("/")[2]
+
+
+def carried(head: Head, recipients: Recipients, full: bool, since: int | None = None) -> Carried:
+    """The file, or the steps the recipients lack: from ``since`` when it is given (an
+    answer to a request), else from the earliest step any of them has not acknowledged
+    (``Store.acknowledged``). The file when ``full``, or when one of them has signed
+    nothing yet (it may hold no step, nor even the genesis)."""
+    if since is not None and not full:
+        return Carried(bundle_name(head, since), bundle_text(head, since).encode(), since)
+    pos = head.position
+    signers = [*pos.cards, *pos.genesis.escrow.referees]
+    keys = [c.sign_key for c in signers]
+    seats = [keys.index(c.sign_key) for c in [*recipients.to, *recipients.cc] if c.sign_key in keys]
+    acks = head.store.acknowledged(head.game, seats) if seats and not full else {}
+    if full or not acks or any(index is None for index in acks.values()):
+        return Carried(attachment_name(head), head.text().encode(), None)
+    since = min(index for index in acks.values() if index is not None)
+    return Carried(bundle_name(head, since), bundle_text(head, since).encode(), since)
 
 
 def public_page(head: Head) -> str:
@@ -108,6 +157,10 @@ def _recipients(
     asked = replay.awaiting.seats if replay.awaiting is not None else ()
     awaited = [seats[s] for s in asked if s < len(seats) and seats[s].sign_key != mine]
     awaited = [*cosign, *(c for c in awaited if c not in cosign)]
+    if not asks_someone(replay):
+        # Steps pbem makes by itself go to the seats that need them next; the others get
+        # them with the next message that asks someone for a decision.
+        return Recipients(awaited, [])
     others = [c for c in everyone if c not in awaited] if cc == "others" else []
     return Recipients(awaited, others)
 
@@ -130,18 +183,20 @@ def _last_acted(records: list[Record], seat: int) -> int:
 
 
 def _history(
-    replay: Position, records: list[Record], readers: list[int], steps: list[Any]
+    head: Head, records: list[Record], readers: list[int]
 ) -> tuple[str, list[dict[str, Any]], int]:
     """The steps from the one where the least recent reader last acted (included: for a
     parallel step it shows what the others chose), marked per reader; numbered from 1."""
+    replay = head.position
     last = {s: _last_acted(records, s) for s in readers}
     start = max(0, min(last.values(), default=0))
     names = ", ".join(replay.names[s] for s in readers) or "everyone"
     since = "the game began" if start == 0 else f"{names} last acted"
+    steps = head.store.steps(head.game, upto=replay.count, since=start)  # only those shown
     lines = []
     for record in (r for r in records if r.index >= start):
         marks = [replay.names[s] for s, i in last.items() if i == record.index]
-        notes = [n.line(replay.names) for n in step_notes(steps[record.index])]
+        notes = [n.line(replay.names) for n in step_notes(steps[record.index - start])]
         lines.append(
             {
                 "index": record.index + 1,
@@ -163,15 +218,16 @@ def _result(replay: Position) -> str:
     return f"{winners} won ({scores})"
 
 
-def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
+def render(
+    head: Head, sender: str, recipients: Recipients, attached: Carried, page: bool
+) -> tuple[str, str]:
     """Subject and body for this version of the game, as the recipients should read it."""
     replay = head.position
     seats = replay.cards
     keys = [c.sign_key for c in seats]
     readers = [keys.index(c.sign_key) for c in recipients.to if c.sign_key in keys]
     records = with_open_batch(replay, head.records)
-    steps = head.store.steps(head.game, upto=replay.count)
-    since, history, skipped = _history(replay, records, readers, steps)
+    since, history, skipped = _history(head, records, readers)
     automatic = not needs_decision(replay)
     remaining = set(replay.remaining())
     context = {
@@ -187,8 +243,10 @@ def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
         "history": history,
         "skipped": skipped,
         "board": replay.rules.render_text(replay.state, replay.names) if replay.state else "",
-        "attachment": attachment_name(head),
-        "page": attachment_name(head, ".html"),
+        "attachment": attached.name,
+        "bundle": attached.since is not None,
+        "first": (attached.since or 0) + 1,
+        "page": attachment_name(head, ".html") if page else "",
         "actors": [
             {"name": replay.names[s], "automatic": automatic} for s in readers if s in remaining
         ],
@@ -196,14 +254,28 @@ def render(head: Head, sender: str, recipients: Recipients) -> tuple[str, str]:
     }
     env = _templates()
     subject = " ".join(env.get_template("subject.txt.j2").render(context).split())
-    return subject, env.get_template("body.txt.j2").render(context)
+    # A message of steps pbem makes by itself is read by robots: it says only that (but a
+    # player's first message, with the whole file, says everything).
+    brief = not asks_someone(replay) and attached.since is not None
+    body = "automatic.txt.j2" if brief else "body.txt.j2"
+    return subject, env.get_template(body).render(context)
 
 
-def compose(head: Head, sender: str, recipients: Recipients) -> EmailMessage:
-    """The message: templates for subject and body, the game file attached as JSON and its
-    public page as HTML."""
+def compose(
+    head: Head,
+    sender: str,
+    recipients: Recipients,
+    smtp: Smtp,
+    full: bool = False,
+    since: int | None = None,
+) -> EmailMessage:
+    """The message: templates for subject and body, the game's new steps (or its file)
+    attached, and its public page when it asks for a decision (``smtp.page``)."""
     replay = head.position
-    subject, body = render(head, sender, recipients)
+    decision = asks_someone(replay)
+    page = smtp.page == "always" or (smtp.page == "decisions" and decision)
+    attached = carried(head, recipients, full, since)
+    subject, body = render(head, sender, recipients, attached, page)
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = ", ".join(formataddr((c.name, c.email)) for c in recipients.to)
@@ -216,28 +288,34 @@ def compose(head: Head, sender: str, recipients: Recipients) -> EmailMessage:
     thread = f"<game.{replay.genesis.game}@pbem.invalid>"
     msg["References"] = thread  # mail clients then thread a game's messages together
     msg["X-Pbem-Game"] = replay.genesis.game
+    if not decision:  # only steps pbem makes by itself: a filter may file it away
+        msg["Auto-Submitted"] = "auto-generated"
+        msg["X-Pbem-Automatic"] = "yes"
     msg.set_content(body)
     msg.add_attachment(
-        head.text().encode(),
-        maintype="application",
-        subtype="json",
-        filename=attachment_name(head),
+        attached.data, maintype="application", subtype=attached.subtype, filename=attached.name
     )
-    msg.add_attachment(
-        public_page(head), subtype="html", cte="base64", filename=attachment_name(head, ".html")
-    )
+    if page:
+        msg.add_attachment(
+            public_page(head), subtype="html", cte="base64", filename=attachment_name(head, ".html")
+        )
     return msg
 
 
 def reminder_for(
     head: Head, me: IdentityCard, smtp: Smtp, text: str, exclude: frozenset[str] = frozenset()
 ) -> EmailMessage | None:
-    """A reminder to the seats past their deadline (the file attached again), or None."""
-    recipients = choose_recipients(head.position, me, "awaited", "none", exclude)
-    if not recipients.to:
+    """A reminder to the seats past their deadline (those still awaited, not the others of
+    the decision), with the steps they lack; or None."""
+    pos = head.position
+    late = [pos.cards[s] for s in pos.remaining() if s < len(pos.cards)]
+    late = [c for c in late if c.sign_key != me.sign_key and c.sign_key not in exclude]
+    if not late:
         return None
-    message = compose(head, smtp.sender or formataddr((me.name, me.email)), recipients)
+    recipients = Recipients(late, [])
+    message = compose(head, smtp.sender or formataddr((me.name, me.email)), recipients, smtp)
     del message["Subject"]
+    message["X-Pbem-Reminder"] = "yes"  # a copy behind the recipient's gets what it lacks
     pos = head.position
     message["Subject"] = f"[pbem] {pos.rules.id} {short_id(pos.genesis.game)}: reminder: {text}"
     return message
@@ -249,6 +327,7 @@ def message_for(
     smtp: Smtp,
     to: Literal["awaited", "all"] = "awaited",
     exclude: frozenset[str] = frozenset(),
+    full: bool = False,
 ) -> EmailMessage | None:
     """The message ``me`` sends after this version, or None when nobody else is awaited
     (the decision is ``me``'s own, or every seat awaited is of ``me``'s home, ``exclude``).
@@ -257,4 +336,52 @@ def message_for(
     if not recipients.to:
         return None
     with head.store.reading():
-        return compose(head, smtp.sender or formataddr((me.name, me.email)), recipients)
+        return compose(head, smtp.sender or formataddr((me.name, me.email)), recipients, smtp, full)
+
+
+def request_for(request: Request, sender: str, to: list[str]) -> EmailMessage:
+    """A request for the steps of a game that follow the last one this store holds: a
+    bundle came whose steps follow one it lacks (a message lost, or overtaken)."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = ", ".join(to)
+    short = short_id(request.game)
+    msg["Subject"] = f"[pbem] game {short}: steps after step {request.index} asked for"
+    msg["Date"] = formatdate(localtime=True)
+    domain = sender.rpartition("@")[2].rstrip(">") or "pbem.invalid"
+    msg["Message-ID"] = make_msgid("pbem", domain=domain)
+    msg["References"] = f"<game.{request.game}@pbem.invalid>"
+    msg["X-Pbem-Game"] = request.game
+    msg["Auto-Submitted"] = "auto-generated"
+    msg["X-Pbem-Automatic"] = "yes"
+    msg.set_content(
+        f"pbem asks for the steps of game {short} after step {request.index}: a message\n"
+        "with later steps came first (one was lost, or overtaken on the way). pbem watch\n"
+        "answers this by itself; by hand: pbem send "
+        f"{short} --full\n"
+    )
+    msg.add_attachment(
+        request.encode().encode(),
+        maintype="application",
+        subtype=REQUEST_TYPE.partition("/")[2],
+        filename=f"{short}-s{request.index:04d}.request.json",
+    )
+    return msg
+
+
+def answer_for(
+    head: Head, request: Request, me: IdentityCard, smtp: Smtp, to: IdentityCard
+) -> EmailMessage:
+    """The answer to a request: the steps after the requester's, or the whole file when
+    its last step is not one of this chain's (it holds another branch, or nothing)."""
+    chain = head.store.chain_hashes(head.game)
+    index = request.index
+    known = (
+        request.have == head.position.genesis_hash
+        if index == 0
+        else index <= len(chain) and chain[index - 1].hex() == request.have
+    )
+    since = index if known and index < head.position.count else None
+    sender = smtp.sender or formataddr((me.name, me.email))
+    with head.store.reading():
+        return compose(head, sender, Recipients([to], []), smtp, full=since is None, since=since)

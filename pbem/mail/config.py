@@ -44,6 +44,9 @@ class Server(Settings):
 class Smtp(Server):
     sender: str = Field("", description="From: address; default: your identity's")
     cc: Literal["others", "none"] = "others"
+    page: Literal["decisions", "always", "never"] = Field(
+        "decisions", description="attach the board page: when a decision is asked, always, never"
+    )
 
 
 class Imap(Server):

@@ -1,7 +1,9 @@
 """Finding game files in a mail message, however the mail got here.
 
 A game file may be an attachment (any transfer encoding), a file pasted into the body,
-or either of those inside a forwarded message. Mail clients mangle bodies: they quote
+or either of those inside a forwarded message. A message may also carry a step bundle (the
+steps its recipient lacks) or a request for missing steps, each an attachment of its own
+media type (``schemas/format.md`` §10). Mail clients mangle bodies: they quote
 (``> ``), wrap long lines, or send ``format=flowed``. JSON itself does not care about
 line breaks between tokens, so the only repair needed is to rejoin strings that a line
 break split; everything else is left to the strict parser, and the signatures decide
@@ -18,6 +20,14 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 
 from pbem.format import gamefile
+from pbem.format.bundle import (
+    REQUEST_TYPE,
+    STEPS_TYPE,
+    Bundle,
+    Request,
+    decode_bundle,
+    decode_request,
+)
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import GameFile
 
@@ -32,6 +42,8 @@ class Found:
 
     label: str
     games: list[tuple[str, GameFile]] = field(default_factory=list)
+    bundles: list[tuple[str, Bundle]] = field(default_factory=list)
+    requests: list[tuple[str, Request]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
@@ -57,11 +69,16 @@ def find_games(raw: bytes, fallback: str) -> Found:
         filename = part.get_filename()
         ctype = part.get_content_type()
         if filename or part.get_content_disposition() == "attachment":
-            if ctype.endswith("/json") or (filename or "").lower().endswith(".json"):
+            name = (filename or "").lower()
+            if ctype == STEPS_TYPE or name.endswith(".steps.json"):
+                _carried(part, filename or ctype, found, "bundle")
+            elif ctype == REQUEST_TYPE or name.endswith(".request.json"):
+                _carried(part, filename or ctype, found, "request")
+            elif ctype.endswith("/json") or name.endswith(".json"):
                 _attachment(part, filename or ctype, found)
         elif ctype == "text/plain":
             _body(part, found)
-    if not found.games and not found.problems:
+    if not (found.games or found.bundles or found.requests or found.problems):
         found.problems.append("no game file in it (neither attached nor pasted)")
     return found
 
@@ -85,6 +102,22 @@ def _attachment(part: Message, name: str, found: Found) -> None:
         found.problems.append(f"{label} is truncated: it ends mid-file" if cut else str(exc))
 
 
+def _carried(part: Message, name: str, found: Found, kind: str) -> None:
+    """A step bundle or a request for steps, read as strictly as a game file."""
+    label = f"attachment {name}"
+    data = part.get_payload(decode=True)
+    if not isinstance(data, bytes) or not data.strip():
+        found.problems.append(f"{label} is empty")
+        return
+    try:
+        if kind == "bundle":
+            found.bundles.append((label, decode_bundle(data, what=label)))
+        else:
+            found.requests.append((label, decode_request(data, what=label)))
+    except Rejected as exc:
+        found.problems.append(str(exc))
+
+
 def _body(part: Message, found: Found) -> None:
     try:
         text = part.get_content()
@@ -100,12 +133,19 @@ def _body(part: Message, found: Found) -> None:
         label = f"game file pasted in the text ({number})"
         candidate = rejoin_strings(text[start:])
         try:
-            _, end = json.JSONDecoder().raw_decode(candidate)
-        except json.JSONDecodeError as exc:
-            found.problems.append(f"{label} is truncated or damaged (line {exc.lineno}: {exc.msg})")
+            value, end = json.JSONDecoder().raw_decode(candidate)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            line = getattr(exc, "lineno", "?")
+            found.problems.append(f"{label} is truncated or damaged (line {line})")
             continue
+        kind = value.get("kind") if isinstance(value, dict) else None
         try:
-            _keep(found, label, gamefile.decode(candidate[:end], what=label))
+            if kind == "steps":  # a step bundle saved as a file, or pasted
+                found.bundles.append((label, decode_bundle(candidate[:end], what=label)))
+            elif kind == "request":
+                found.requests.append((label, decode_request(candidate[:end], what=label)))
+            else:
+                _keep(found, label, gamefile.decode(candidate[:end], what=label))
         except Rejected as exc:
             found.problems.append(str(exc))
 

@@ -6,14 +6,17 @@ report entry or one problem line, and one bad part never stops the others from i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.format.bundle import Request
 from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError
 from pbem.format.words import plural
 from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
-from pbem.mail.extract import find_games
+from pbem.mail.extract import find_games, parse_message
+from pbem.store.bundles import Pending
 from pbem.store.chain import short_id
 from pbem.store.head import Imported
 from pbem.store.store import Store
@@ -21,23 +24,52 @@ from pbem.store.store import Store
 
 @dataclass
 class MessageReport:
+    """What one message brought: imports, bundles kept until the steps before them arrive
+    (each with the request to send, if one is due), requests for steps it carried, and
+    one line per problem."""
+
     label: str
+    sender: str = ""
+    reminder: bool = False
+    """A reminder of a player waiting past the deadline (``X-Pbem-Reminder``)."""
     imported: list[Imported] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+    requests: list[Request] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     proofs: list[str] = field(default_factory=list)
 
 
 def import_message(store: Store, raw: bytes, where: str) -> MessageReport:
     found = find_games(raw, where)
-    report = MessageReport(found.label, problems=list(found.problems))
+    message = parse_message(raw)
+    sender = getattr(message["From"], "addresses", ())
+    report = MessageReport(
+        found.label,
+        sender=sender[0].addr_spec if sender else "",
+        reminder=str(message.get("X-Pbem-Reminder", "")).strip() == "yes",
+        problems=list(found.problems),
+        requests=[request for _, request in found.requests],
+    )
     for label, game in found.games:
-        try:
-            report.imported.append(store.import_game(game, label))
-        except PbemError as exc:
-            report.problems.append(f"{label}: {exc}")
-            if exc.detail:
-                report.proofs.append(exc.detail)
+        _take(report, label, lambda g=game, w=label: store.import_game(g, w))
+    for label, bundle in found.bundles:
+        _take(report, label, lambda b=bundle, w=label: store.import_bundle(b, w))
     return report
+
+
+def _take(report: MessageReport, label: str, take: Callable[[], Imported | Pending]) -> None:
+    """One part of a message into the store: imported, kept, or one problem line."""
+    try:
+        done = take()
+    except PbemError as exc:
+        report.problems.append(f"{label}: {exc}")
+        if exc.detail:
+            report.proofs.append(exc.detail)
+        return
+    if isinstance(done, Pending):
+        report.pending.append(done)
+    else:
+        report.imported.append(done)
 
 
 def _updated(imported: Imported) -> str:

@@ -48,6 +48,7 @@ def prepare(
     to: Literal["awaited", "all"] = "awaited",
     *,
     called: str,
+    full: bool = False,
 ) -> Outgoing:
     """Make the automatic steps ``me`` owes (``signer`` unseals the identity, and is
     called only then), then compose the message of the store's newest head; none when
@@ -65,5 +66,5 @@ def prepare(
             made = automatic(head.position, identity, journal=Journal(store))
             store.save(head, "made by pbem send")
     with store.reading():
-        message = message_for(store.head(game), me, smtp, to)
+        message = message_for(store.head(game), me, smtp, to, full=full)
     return Outgoing(message, made, called)

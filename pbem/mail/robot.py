@@ -34,9 +34,11 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from email.utils import formataddr
 from pathlib import Path
 
 from pbem.crypto.keys import Identity
+from pbem.format.bundle import Request
 from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError
 from pbem.format.words import plural
@@ -44,7 +46,7 @@ from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_du
 from pbem.ledger.deadlines import due, waiting
 from pbem.mail import transport
 from pbem.mail.botseat import BotSeat
-from pbem.mail.compose import message_for, reminder_for
+from pbem.mail.compose import answer_for, message_for, reminder_for, request_for
 from pbem.mail.config import MailConfig
 from pbem.mail.extract import parse_message
 from pbem.mail.inbox import describe, import_message
@@ -54,7 +56,7 @@ from pbem.play.author import automatic
 from pbem.play.rescue import callers
 from pbem.play.signer import utc_now
 from pbem.store.chain import short_id
-from pbem.store.head import Head
+from pbem.store.head import Head, Imported
 from pbem.store.journal import Journal
 from pbem.store.store import Store
 
@@ -186,16 +188,85 @@ class Robot:
             return
         result = import_message(self.store, raw, where)
         for imported in result.imported:
+            if imported.status == "behind" and result.reminder:
+                self._queue(self._catch_up(imported, result.sender, report))
             if imported.status in {"duplicate", "behind"}:
                 continue
             reader = self._actor_in(imported.head)
             report.lines.append(describe(imported, reader.card if reader else None)[1])
-            merged = imported.status == "merged" and bool(imported.new_steps)
-            if merged and self.config.smtp.cc == "none" and reader is not None:
-                # Without Cc, the seats awaited next may lack envelopes merged here.
+            if self._forwards(imported, reader):
                 self._queue(self._message(imported.head.game, reader))
+        for pending in result.pending:
+            report.lines.append(
+                f"game {short_id(pending.game)}: steps from step {pending.index + 1} kept until "
+                "the steps before them arrive"
+            )
+            if pending.request is not None:
+                self._queue(self._ask(pending.request, result.sender))
+        for request in result.requests:
+            self._queue(self._answer(request, result.sender, report))
         report.problems += [f"{result.label}: {p}" for p in result.problems]
         self.memory.mark_seen(key)
+
+    def _catch_up(self, imported: Imported, sender: str, report: PassReport) -> EmailMessage | None:
+        """A player waiting past the deadline reminded us with a copy behind ours (a mail of
+        the steps it lacks was lost): send it what it lacks. At each of its reminders, so
+        at most once per deadline period, and not at every old copy that crossed another
+        in the mail."""
+        head = imported.head
+        if not sender:
+            return None
+        since = head.position.count - imported.behind
+        have = imported.seen or head.position.genesis_hash
+        return self._answer(Request(head.game, have, since), sender, report)
+
+    def _ask(self, request: Request, sender: str) -> EmailMessage | None:
+        """Ask for the steps a kept bundle follows: of whoever sent it, if that is a player
+        of the game (else of every player): one of them holds them."""
+        if request.game not in self.store.ids():  # only its sender can be asked
+            to = [sender] if sender else []
+            me = self.actors[0].card
+        else:
+            head = self.store.head(request.game)
+            me_actor = self._actor_in(head)
+            if me_actor is None:
+                return None
+            me = me_actor.card
+            players = [c.email for c in head.position.cards if c.sign_key != me.sign_key]
+            to = [sender] if sender in players else players
+        if not to:
+            return None
+        from_ = self.config.smtp.sender or formataddr((me.name, me.email))
+        return request_for(request, from_, list(dict.fromkeys(to)))
+
+    def _answer(self, request: Request, sender: str, report: PassReport) -> EmailMessage | None:
+        """Answer a request for steps, to a player of the game only (nobody else learns
+        anything of it from this robot)."""
+        if request.game not in self.store.ids():
+            return None
+        with self.store.reading():
+            head = self.store.head(request.game)
+            me = self._actor_in(head)
+            asking = [c for c in head.position.cards if c.email == sender]
+            if me is None or not asking or head.position.count <= request.index:
+                return None
+            report.lines.append(
+                f"game {short_id(request.game)}: {asking[0].name} asked for the steps after "
+                f"step {request.index}: sent"
+            )
+            return answer_for(head, request, me.card, self.config.smtp, asking[0])
+
+    def _forwards(self, imported: Imported, reader: Actor | None) -> bool:
+        """Whether this robot mails on the step an envelope it received completed: when a
+        seat awaited next did not sign that step (every signer got every envelope, but a
+        message of steps pbem makes by itself goes to the seats of the batch, not to
+        everyone). The signer with the lowest seat number does, so it goes once."""
+        if reader is None or imported.status != "merged" or not imported.new_steps:
+            return False
+        pos = imported.head.position
+        signers = set(imported.new_steps[-1].seats)
+        seat = next(s for s, c in enumerate(pos.cards) if c.sign_key == reader.card.sign_key)
+        return bool(set(pos.remaining()) - signers) and min(signers) == seat
 
     def _actor_in(self, head: Head) -> Actor | None:
         """The first identity of this home holding a seat in the game (None: none does)."""
@@ -311,8 +382,10 @@ class Robot:
             self.memory.mark_notified(who, head.game, head.label)
 
     def _deadline(self, head: Head, actor: Actor, mine: bool, report: PassReport) -> None:
-        """Once per awaited position past its deadline: the first seat that is not awaited
-        mails the late seats a reminder; every other player is told it may call."""
+        """Once per deadline period that an awaited position is past its deadline: each
+        seat that is not awaited mails the late seats a reminder with the steps they lack
+        from its own copy (so a message that was lost on the way is sent again, whoever
+        sent it), and is told it may call."""
         pos = head.position
         me = actor.card
         deadline = due(pos)
@@ -320,17 +393,18 @@ class Robot:
         seated = me.sign_key in {c.sign_key for c in pos.cards}
         if mine or deadline is None or utc_now() < deadline or not seated:
             return
-        if self.memory.notified(who, head.game) == head.label:
+        period = (utc_now() - deadline) // pos.genesis.deadline
+        mark = f"{head.label} #{period}"
+        if self.memory.notified(who, head.game) == mark:
             return
-        self.memory.mark_notified(who, head.game, head.label)
+        self.memory.mark_notified(who, head.game, mark)
         late = " ".join(pos.names[s] for s in pos.remaining())
         short = short_id(head.game)
         report.lines.append(
             f"{pos.rules.id} {short}: {late} past the deadline: {self._who(actor)}you may call: "
             f"pbem call {short} {late}{self._as(actor)}"
         )
-        first = callers(pos)
-        if first and pos.cards[first[0]].sign_key == me.sign_key:
+        if me.sign_key in {pos.cards[s].sign_key for s in callers(pos)}:
             text = waiting(pos, utc_now())
             with self.store.reading():
                 now = self.store.head(head.game, head)

@@ -15,7 +15,6 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.format import gamefile
 from pbem.format.gamefile import Batch, Entry, GameFile, step_hash
 from pbem.format.words import plural
 from pbem.ledger.audit import Comparison
@@ -58,10 +57,11 @@ class Chain:
         (``gamefile.Steps``) are compared without being validated, for what matches was
         verified when it was stored."""
         chain = self.hashes
+        matches = getattr(steps, "matches", None)  # steps as received: by their bytes
         for i in range(min(len(steps), len(chain))):
             same = (
-                steps.matches(i, chain[i])
-                if isinstance(steps, gamefile.Steps)
+                matches(i, chain[i])
+                if matches is not None
                 else digest(steps[i].canonical_bytes()) == chain[i]
             )
             if not same:

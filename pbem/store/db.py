@@ -22,7 +22,7 @@ from pbem.format.errors import UsageError
 
 FILE_NAME = "store.sqlite"
 APPLICATION_ID = 0x7062656D  # "pbem"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_MS = 60_000
 #: The write-ahead log is folded into the database every this many pages and then cut back
 #: to ``WAL_BYTES``: a ``watch`` that runs for weeks keeps one connection open, and without
@@ -131,6 +131,28 @@ CREATE TABLE meta (
 );
 """
 
+#: What each schema version adds to the one before, applied in order to an older store
+#: when it is opened (in one transaction: a store is upgraded whole or not at all).
+UPGRADES = {
+    2: """
+CREATE TABLE pending (              -- step bundles whose first step follows one not held
+  id INTEGER PRIMARY KEY,
+  game TEXT NOT NULL,
+  after TEXT NOT NULL,              -- the hash of the step the bundle follows
+  idx INTEGER NOT NULL,             -- the index of its first step
+  data BLOB NOT NULL,               -- the bundle as received
+  received INTEGER NOT NULL,
+  UNIQUE (game, after, data)
+);
+CREATE TABLE asked (                -- requests for missing steps sent, so each goes once
+  game TEXT NOT NULL,
+  have TEXT NOT NULL,
+  asked INTEGER NOT NULL,
+  PRIMARY KEY (game, have)
+) WITHOUT ROWID;
+""",
+}
+
 
 def pack(data: bytes) -> bytes:
     """An item's canonical bytes as the items table keeps them: zlib-compressed when that
@@ -171,9 +193,12 @@ def connect(path: Path) -> sqlite3.Connection:
     if app != APPLICATION_ID:
         db.close()
         raise _refuse(path, "not a pbem store (another program's database)")
-    if version != SCHEMA_VERSION:
+    if version < SCHEMA_VERSION:
+        _upgrade(db, version)
+    elif version != SCHEMA_VERSION:
         db.close()
-        raise _refuse(path, f"a store of another pbem version (schema {version})")
+        newer = f"schema {version}; this pbem reads {SCHEMA_VERSION} and older"
+        raise _refuse(path, f"a store of a newer pbem ({newer})")
     db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
     db.execute("PRAGMA journal_mode = WAL")
     db.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
@@ -181,6 +206,18 @@ def connect(path: Path) -> sqlite3.Connection:
     db.execute("PRAGMA synchronous = FULL")
     db.execute("PRAGMA foreign_keys = ON")
     return db
+
+
+def _upgrade(db: sqlite3.Connection, version: int) -> None:
+    """Bring a store of an older schema up to ``SCHEMA_VERSION``, in one transaction."""
+    with transaction(db):
+        if db.execute("PRAGMA user_version").fetchone()[0] != version:
+            return  # another process upgraded it meanwhile
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            for statement in UPGRADES[step].split(";"):
+                if statement.strip():
+                    db.execute(statement)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _create(path: Path) -> None:
@@ -195,7 +232,7 @@ def _create(path: Path) -> None:
         tmp.unlink()
     db = sqlite3.connect(tmp, isolation_level=None)
     try:
-        db.executescript(SCHEMA)
+        db.executescript(SCHEMA + "".join(UPGRADES[v] for v in sorted(UPGRADES)))
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     finally:

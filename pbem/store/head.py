@@ -20,6 +20,7 @@ from pbem.format.gamefile import GameFile
 from pbem.ledger.position import Position
 from pbem.ledger.terms import Record
 from pbem.store.chain import head_label
+from pbem.store.texts import head_text
 
 if TYPE_CHECKING:
     from pbem.store.store import Store
@@ -63,7 +64,7 @@ class Head:
     def text(self) -> str:
         """The head as a game file, exactly as the store holds it (made once)."""
         if self._text is None:
-            self._text = self.store.head_text(self)
+            self._text = head_text(self.store, self)
         return self._text
 
 

@@ -182,6 +182,8 @@ def _seen(store: Store, game: GameFile, label: str, behind: int) -> Imported:
     """A copy whose steps the store holds all of: nothing new. Its cached state is
     checked all the same (against a version seen, else by replaying it once)."""
     gid = game.genesis.game
+    if game.state is None:  # a step bundle: nothing new, and no cached state to check
+        return Imported("duplicate" if not behind else "behind", store.head(gid), [], behind=behind)
     state = digest(canonical(game.state.model_dump(mode="json")))
     known = store.db.execute(
         "SELECT 1 FROM versions WHERE game = ? AND steps = ? AND head = ? AND state = ?",

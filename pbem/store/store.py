@@ -24,17 +24,16 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pbem.crypto.keyring import default_home
 from pbem.format import gamefile
-from pbem.format.canonical import canonical, pretty
+from pbem.format.bundle import Bundle
+from pbem.format.canonical import canonical
 from pbem.format.errors import InternalError, UsageError
 from pbem.format.files import write_new
 from pbem.format.gamefile import (
-    FORMAT,
     Batch,
-    CachedState,
     Entry,
     Envelope,
     GameFile,
@@ -49,6 +48,9 @@ from pbem.ruleset import registry
 from pbem.store.chain import Chain, digest, short_id, split
 from pbem.store.db import connect, now, pack, store_path, transaction, unpack
 from pbem.store.head import Head, Imported
+
+if TYPE_CHECKING:
+    from pbem.store.bundles import Pending
 
 
 class Store:
@@ -235,6 +237,10 @@ class Store:
     def _chain(self, game: str) -> Chain:
         return Chain.read(self.db, game)
 
+    def chain_hashes(self, game: str) -> list[bytes]:
+        """The hashes of the game's stored steps, in order."""
+        return self._chain(game).hashes
+
     def _item(self, key: bytes) -> Any:
         row = self.db.execute("SELECT data FROM items WHERE hash = ?", (key,)).fetchone()
         if row is None:
@@ -266,6 +272,27 @@ class Store:
                     out.append(items[0])
         return out
 
+    def acknowledged(self, game: str, seats: list[int]) -> dict[int, int | None]:
+        """For each signer in ``seats`` (a seat, or ``seats + r`` for escrow referee r):
+        the index of the last stored step holding an item it signed since its present
+        holder took the seat. It held every step before that one (the item names its
+        parent). None: nothing yet, so it may hold no step (nor the genesis, before the
+        join, or after a handover the substitute's first file)."""
+        left, found = set(seats), {}
+        with self.reading():
+            chain = self._chain(game)
+            for index in range(len(chain.items) - 1, -1, -1):
+                for key in chain.items[index]:
+                    item = self._item(key)
+                    handed = item.decision == "handover" if isinstance(item, Envelope) else False
+                    seat = item.body.get("seat") if handed else item.seat
+                    if seat in left:  # a handover: the seat's present holder began there
+                        found[seat] = None if handed else index
+                        left.discard(seat)
+                if not left:
+                    break
+        return {seat: found.get(seat) for seat in seats}
+
     def records(self, game: str, upto: int | None = None) -> list[Record]:
         """The history lines of the stored steps (those before index ``upto``)."""
         with self.reading():
@@ -280,58 +307,6 @@ class Store:
             for idx, kind, seats, summary in rows
             if idx < end
         ]
-
-    def head_text(self, head: Head) -> str:
-        """The game file of ``head``: its steps as the store keeps their bytes, and its
-        position's cached state: the store's complete steps up to the head's open batch (or
-        its last step), which never change, then the steps from there as the head read them
-        (an open batch may have grown since, a call been dropped). Checked before it is
-        handed out (architecture §10: bytes written are bytes verified): read back strictly,
-        every step must hash as the head says, and the cached state must cover exactly
-        those steps. A difference, or a
-        position changed after it was read, is a bug: ``InternalError``, and nothing is
-        written or mailed."""
-        game, pos = head.game, head.position
-        if head.mark[1:] != (pos.signatures, len(pos.taken)):
-            raise InternalError(f"game {short_id(game)}: a head was changed after it was read")
-        start = pos.count - len(head.tail)
-        with self.reading():
-            genesis = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
-            chain = self._chain(game)
-            if len(chain.hashes) < start:
-                raise InternalError(
-                    f"game {short_id(game)}: the steps of the head read at {head.label} are no "
-                    "longer in the store"
-                )
-            rows = [*chain.items[:start], *(items for _, items in head.tail)]
-            values = self._step_values(game, rows)
-        cached = pos.cached()
-        text = pretty(
-            {
-                "format": FORMAT,
-                "genesis": json.loads(genesis[0]),
-                "steps": values,
-                "state": cached.model_dump(mode="json"),
-            }
-        )
-        hashes = [*chain.hashes[:start], *(digest for digest, _ in head.tail)]
-        _check_export(game, text, hashes, cached)
-        return text
-
-    def _step_values(self, game: str, rows: list[list[bytes]]) -> list[Any]:
-        """The steps of ``rows`` (each its items' hashes) as JSON values, straight from the
-        stored bytes (no models)."""
-        items = dict(self.db.execute("SELECT hash, data FROM items WHERE game = ?", (game,)))
-        out = []
-        for digests in rows:
-            values = [json.loads(unpack(items[d])) for d in digests]
-            if values[0]["kind"] == "envelope":
-                first = values[0]
-                batch = {"decision": first["decision"], "envelopes": values, "kind": "batch"}
-                out.append({**batch, "parent": first["parent"]})
-            else:
-                out.append(values[0])
-        return out
 
     # ----- exporting -------------------------------------------------------------------------
 
@@ -379,6 +354,13 @@ class Store:
 
     def import_file(self, path: Path) -> Imported:
         return self.import_game(gamefile.read(path, lazy=True), str(path))
+
+    def import_bundle(self, bundle: Bundle, label: str) -> Imported | Pending:
+        """Take the steps of a bundle (``pbem.store.bundles``), or keep it until the steps
+        before it arrive."""
+        from pbem.store import bundles
+
+        return bundles.import_bundle(self, bundle, label)
 
     def import_game(self, game: GameFile, label: str) -> Imported:
         """Verify ``game`` against the stored chain, verifying only what is new, and keep
@@ -507,18 +489,3 @@ def _lines(record: Record) -> str:
 def _unlines(text: str, head: str) -> tuple[str, str, list[str]]:
     summary, *consequences = text.split("\n")
     return summary, head, consequences
-
-
-def _check_export(game: str, text: str, hashes: list[bytes], cached: CachedState) -> None:
-    """The bytes about to be written or mailed, read back as any recipient reads them:
-    every step must be the stored, verified one, and the cached state must cover them all.
-    A difference is a bug in pbem (``InternalError``: exit 3, nothing written or sent)."""
-    copy = gamefile.decode(text, what=f"the export of game {short_id(game)}", lazy=True)
-    steps = copy.steps
-    assert isinstance(steps, gamefile.Steps)
-    same = len(steps) == len(hashes) and all(steps.matches(i, h) for i, h in enumerate(hashes))
-    if not same or copy.state != cached or cached.steps != len(hashes):
-        raise InternalError(
-            f"game {short_id(game)}: the file about to be written is not what the store "
-            "verified; nothing was written or sent"
-        )

@@ -7,12 +7,12 @@ import hashlib
 import json
 
 from tests.conformance.verifier import jcs, verify
-from tests.format.vectors import SHOWN_STEPS, SPEC, VECTORS, expected
+from tests.format.vectors import FILES, SHOWN_STEPS, SPEC, VECTORS, expected
 
 
 def test_stored_vectors_are_current() -> None:
     made = expected()
-    for name in ("guess.json", "guess-steps.json"):
+    for name in FILES:
         assert (VECTORS / name).read_text() == made[name], (
             f"regenerate: python -m {__package__}.vectors"
         )

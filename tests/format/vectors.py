@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from pbem.format import gamefile
+from pbem.format.bundle import encode_bundle
 from pbem.format.canonical import pretty
 from pbem.format.gamefile import Batch, GameFile, Signed, signing_message, step_hash
 from pbem.format.resources import resource_dir
@@ -23,6 +24,7 @@ from pbem.ruleset import registry
 VECTORS = resource_dir("schemas") / "vectors"  # in a checkout, and in an installed wheel
 SPEC = resource_dir("schemas") / "format.md"
 SHOWN_STEPS = 3
+FILES = ("guess.json", "guess-steps.json", "guess-bundle.json")
 BLOCK = re.compile(r"(```vectors\n).*?(```)", re.S)
 
 
@@ -78,6 +80,15 @@ def spec_block(vectors: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def bundle_text(text: str, last: int = 2) -> str:
+    """A step bundle of the game's last ``last`` steps (``format.md`` §10)."""
+    raw = json.loads(text)
+    index = len(raw["steps"]) - last
+    game = gamefile.decode(text)
+    after = step_hash(game.steps[index - 1])  # type: ignore[arg-type]
+    return encode_bundle(raw["genesis"]["game"], after, index, raw["steps"][index:])
+
+
 def expected() -> dict[str, str]:
     """The vector files and the spec's quoted block, as pbem makes them now."""
     text = game_text()
@@ -85,6 +96,7 @@ def expected() -> dict[str, str]:
     return {
         "guess.json": text,
         "guess-steps.json": pretty(vectors),
+        "guess-bundle.json": bundle_text(text),
         "block": spec_block(vectors),
     }
 
@@ -92,7 +104,7 @@ def expected() -> dict[str, str]:
 def write() -> None:
     made = expected()
     VECTORS.mkdir(exist_ok=True)
-    for name in ("guess.json", "guess-steps.json"):
+    for name in FILES:
         (VECTORS / name).write_text(made[name])
     spec = SPEC.read_text()
     if "```vectors" not in spec:

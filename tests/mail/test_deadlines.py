@@ -39,27 +39,35 @@ def carol_late(trio: list[Player], tmp_path: Path) -> str:
     return gid
 
 
-def test_a_late_player_gets_one_reminder_and_the_others_may_call(
+def test_a_late_player_is_reminded_once_a_deadline_period_by_each_other_player(
     trio: list[Player], tmp_path: Path, smtp: Smtp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Issue 27: each robot not awaited reminds the late seats, with the steps they lack
+    from its own copy (a mail lost on the way is sent again so, whoever sent it first),
+    once per deadline period; and each player is told it may call."""
     alice, bob, carol = trio
     carol_late(trio, tmp_path)
     sent = len(smtp.delivery.messages)
+
+    def reminders() -> list[email.message.EmailMessage]:
+        messages = [
+            email.message_from_bytes(raw, policy=email.policy.default)
+            for _, _, raw in smtp.delivery.messages[sent:]
+        ]
+        return [m for m in messages if "reminder" in m["Subject"]]
+
     monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 3 * 3600))
     out = watch(alice)
     assert "carol past the deadline: you may call: pbem call" in out
-    reminders = [
-        email.message_from_bytes(raw, policy=email.policy.default)
-        for _, rcpt, raw in smtp.delivery.messages[sent:]
-        if "reminder" in email.message_from_bytes(raw, policy=email.policy.default)["Subject"]
-    ]
-    (reminder,) = reminders
-    assert carol.email in reminder["To"]
-    assert "the deadline passed" in reminder["Subject"]
-    assert "you may call" in watch(bob)  # bob is told, but the reminder is alice's to send
-    watch(alice)  # once per position: no second reminder
-    again = [r for _, _, r in smtp.delivery.messages[sent:] if b"reminder" in r]
-    assert len(again) == 1
+    (reminder,) = reminders()
+    assert carol.email in reminder["To"] and bob.email not in reminder["To"]
+    assert "the deadline passed" in reminder["Subject"] and reminder["X-Pbem-Reminder"] == "yes"
+    assert "you may call" in watch(bob)  # bob is told, and reminds carol too
+    watch(alice)  # once per deadline period: no second reminder of alice's
+    assert [m["From"].addresses[0].addr_spec for m in reminders()] == [alice.email, bob.email]
+    monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 4 * 3600 + 60))
+    watch(alice)  # the next period: again
+    assert len(reminders()) == 3
 
 
 def test_a_call_is_mailed_to_whoever_must_still_sign_it(

@@ -56,6 +56,7 @@ class Table:
         self.problems: list[str] = []
         self.wave = 0
         self.sent = {"robot": 0, "human": 0}
+        self.final_text = ""
 
     def count(self, who: str, before: int) -> None:
         self.sent[who] += len(self.smtp.delivery.messages) - before
@@ -158,6 +159,7 @@ def play_by_mail(
             table.decide(player)
     texts = [p.store().head(p.store().ids()[0]).text() for p in players]
     assert len(set(texts)) == 1  # every mailbox ends with the same game
+    table.final_text = texts[0]
     assert table.problems == [], table.problems  # nothing is ever refused
     first = players[0].store()
     game = gamefile.decode(first.head(first.ids()[0]).text())

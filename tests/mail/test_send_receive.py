@@ -29,13 +29,48 @@ def test_send_mails_the_awaited_with_templates_and_a_named_attachment(
     body = msg.get_body(("plain",)).get_content()
     assert "Awaited now: bob, carol to join." in body
     assert "pbem play guess-" in body and "--as bob" in body
-    attachment, page = list(msg.iter_attachments())
+    # Issue 27: the joins need no decision: no board page, and marked for mail filters;
+    # the players have signed nothing yet, so they get the whole file.
+    (attachment,) = list(msg.iter_attachments())
+    assert msg["Auto-Submitted"] == "auto-generated" and msg["X-Pbem-Automatic"] == "yes"
     assert attachment.get_content_type() == "application/json"
     name = attachment.get_filename()
     game_id = alice.store().ids()[0]
     assert name.startswith(f"guess-{game_id[:8]}-s0000-") and name.endswith(".json")
+
+
+def test_a_decision_is_asked_with_the_steps_since_and_the_board(
+    trio: list[Player], tmp_path: Path
+) -> None:
+    """Issue 27: once the players have signed, a mail carries the steps they lack (a step
+    bundle from the last step each acknowledged), and a mail that asks for a decision
+    carries the board page; ``--full`` attaches the whole file."""
+    alice, bob, carol = trio
+    game = new_game(trio, tmp_path, "guess", "rounds=1")
+    for player in (bob, carol):
+        player.run("receive", _as_eml(alice, game, tmp_path / f"to-{player.name}.eml"))
+        player.run("play", player.store().ids()[0][:8], "--as", player.name)
+    f = Path(alice.json("export", alice.store().ids()[0][:8])["file"])
+    for player in (bob, carol):
+        latest = Path(player.json("export", player.store().ids()[0][:8])["file"])
+        alice.run("status", latest)
+    alice.run("play", alice.store().ids()[0][:8], "--as", "alice")  # the setup draw
+    alice.run("send", alice.store().ids()[0][:8], "--eml", tmp_path / "d.eml")
+    msg = email.message_from_bytes((tmp_path / "d.eml").read_bytes(), policy=email.policy.default)
+    steps, page = list(msg.iter_attachments())
+    assert steps.get_content_type() == "application/vnd.pbem.steps+json"
+    assert steps.get_filename().endswith(".steps.json") and "X-Pbem-Automatic" not in msg
     assert page.get_content_type() == "text/html"
-    assert page.get_filename() == name.removesuffix(".json") + ".html"
+    assert "The steps from step 1 on are attached" in msg.get_body(("plain",)).get_content()
+    alice.run("send", alice.store().ids()[0][:8], "--full", "--eml", tmp_path / "f.eml")
+    full = email.message_from_bytes((tmp_path / "f.eml").read_bytes(), policy=email.policy.default)
+    assert next(full.iter_attachments()).get_content_type() == "application/json"
+    assert f.exists()
+
+
+def _as_eml(sender: Player, game: Path, target: Path) -> Path:
+    sender.run("send", game, "--as", sender.name, "--eml", target, code=None)
+    return target
 
 
 def test_the_attached_page_is_the_public_one(
@@ -52,7 +87,7 @@ def test_the_attached_page_is_the_public_one(
     for name in ("bob", "carol", "alice"):  # the joins, then the setup draw
         alice.run("play", "g.json", "--as", name)
     alice.run("play", "g.json", "guess 7", "--as", "alice", "-o", "mine.json")
-    alice.run("send", "mine.json", "--as", "alice", "--eml", "m.eml")
+    alice.run("send", "mine.json", "--as", "alice", "--full", "--eml", "m.eml")
     msg = email.message_from_bytes(Path("m.eml").read_bytes(), policy=email.policy.default)
     attachment, page = list(msg.iter_attachments())
     html = page.get_content()

@@ -63,7 +63,8 @@ def test_the_robot_joins_mails_on_and_skips_a_duplicate_delivery(
     out, _ = watch(bob)
     assert "new game" in out and "made 1 automatic step" in out
     assert f"to carol <{carol.email}>" in out
-    assert imap.count(carol.email) == 2 and imap.count(alice.email) == 1  # To carol, Cc alice
+    # To carol only: a join needs no decision, it goes to the seat awaited next (issue 27)
+    assert imap.count(carol.email) == 2 and imap.count(alice.email) == 0
 
     head = bob.store().head(game_of(bob)).text()
     assert sent(bob) == 1
