@@ -364,10 +364,14 @@ class Store:
 
     def import_game(self, game: GameFile, label: str) -> Imported:
         """Verify ``game`` against the stored chain, verifying only what is new, and keep
-        what it adds (``pbem.store.importing``)."""
-        from pbem.store import importing
+        what it adds (``pbem.store.importing``); then take the step bundles kept for the
+        steps it brought (``pbem.store.bundles``)."""
+        from pbem.store import bundles, importing
 
-        return importing.import_game(self, game, label)
+        with self.writing():
+            imported = importing.import_game(self, game, label)
+            bundles.take_pending(self, game.genesis.game)
+        return imported
 
     # ----- saving what was signed or verified --------------------------------------------------
 

@@ -92,11 +92,9 @@ def test_a_bundle_of_a_game_the_store_lacks_asks_for_the_whole_file(tmp_path: Pa
     kept = store.import_bundle(bundle(text, 4), "steps of an unknown game")
     assert isinstance(kept, Pending) and kept.request is not None
     assert kept.request.index == 0 and kept.request.have == "0" * 64
-    store.import_game(gamefile.decode(prefix(text, 4)), "the file")
-    from pbem.store.bundles import take_pending
-
-    taken = take_pending(store, kept.game)
-    assert taken and store.head(kept.game).position.result is not None
+    store.import_game(gamefile.decode(prefix(text, 4)), "the file")  # takes the kept steps
+    assert store.head(kept.game).position.result is not None
+    assert store.db.execute("SELECT count(*) FROM pending").fetchone()[0] == 0
 
 
 def test_a_forged_step_in_a_bundle_is_refused_and_kept_as_evidence(tmp_path: Path) -> None:
