@@ -309,8 +309,10 @@ class Chaos:
                 to = str(self.root / f"{first.body['card']['name']}.card.json")
                 return self.write(home, "handover", self.game, "--to", to, "--as", name)
             return False
-        if seat is None or not (decides(pos, seat) or owes_automatic(pos, seat)):
+        if pos.demand is not None:  # an escrow is being opened: only its holders sign
             return self._referee(home, name, pos)
+        if seat is None or not (decides(pos, seat) or owes_automatic(pos, seat)):
+            return False
         move = self._move(home, name, pos, seat) if decides(pos, seat) else None
         if self.kills and self.rng.random() < self.faults / 2:
             self.kill(home, name, move)
@@ -373,23 +375,34 @@ class Chaos:
     # ----- faults ---------------------------------------------------------------------------------
 
     def inject(self) -> None:
-        """Now and then: a seat falls silent, resigns, or is handed over."""
+        """Now and then: a seat falls silent, resigns, or is handed over. Not handed over
+        where the other seats hold each one's escrow: the escrow shares a seat holds are
+        sealed to its first player's key, which a handover does not pass on, so a
+        substitute cannot open another seat's escrow (a known limit, architecture §11)."""
         pos = self.head(self.homes[0])
         if pos is None or pos.result is not None or pos.awaiting is None:
             return
         active = [n for n in self.names if n not in self.silent and self._seated(pos, n)]
         kind = self.rng.choice(["silence", "silence", "resign", "handover"])
         escrow = pos.genesis.escrow.mode != "none"  # else a call on a share ends the game
-        if kind == "silence" and len(active) > 1 and not self.silent and escrow:
+        # Keep two seats' secrets private: a draw needs a supplier whose links nobody
+        # knows, so a game whose every secret is public cannot go on (architecture §5).
+        private = [
+            s for s in range(len(pos.cards)) if s not in pos.published and s not in pos.resigned
+        ]
+        room = len(private) > 2 and pos.state is not None  # and nobody is called at the join
+        if kind == "silence" and len(active) > 1 and not self.silent and escrow and room:
             self.silent.add(self.rng.choice(active))
             self.report.faults["a seat fell silent"] += 1
         # pbem resigns and hands a seat over while the game waits for that seat alone
         alone = [pos.names[s] for s in pos.remaining()]
         name = alone[0] if len(alone) == 1 and alone[0] in active else None
-        if kind == "resign" and name is not None and len(active) > 2:
+        if kind == "resign" and name is not None and len(active) > 2 and room:
             if self.write(self.home_of(name), "resign", self.game, "--as", name):
                 self.report.faults["a seat resigned"] += 1
-        elif kind == "handover" and name is not None and self.spare not in self.names:
+        elif kind == "handover" and name is not None and self.spare not in self.names and (
+            pos.genesis.escrow.mode != "others"  # see ``Chaos.inject``
+        ):
             to = self.root / f"{self.spare}.card.json"
             if self.write(self.home_of(name), "handover", self.game, "--to", to, "--as", name):
                 self.report.faults["a seat handed over"] += 1

@@ -74,6 +74,11 @@ class Call:
         remaining = sorted(pos.remaining())
         if pos.demand is not None:
             raise Rejected("an escrow is being opened: no call until it is")
+        if aw.decision == "join":
+            raise Rejected(
+                "nobody can be called before every seat has joined: the game has not begun "
+                "(start it again without the missing seats)"
+            )
         if called != remaining:
             who = ", ".join(pos.names[s] for s in remaining) or "nobody"
             raise Rejected(f"a call names every seat awaited now ({who}), no other")

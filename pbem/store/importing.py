@@ -117,8 +117,9 @@ def _answered(store: Store, chain: Chain, game: GameFile, k: int) -> bool:
             return False
     else:
         ours = [i for i in stored if isinstance(i, Envelope) and i.decision in INTERRUPTIONS]
-        if ours:  # two interruptions crossed: the one that goes first stays
-            return ours[0].decision in CROSSING and _first(ours[0], tail.envelopes[0])
+        if ours:  # two interruptions crossed: one the game went on after stays, else the first
+            went_on = len(chain.hashes) > k + 1
+            return ours[0].decision in CROSSING and (went_on or _first(ours[0], tail.envelopes[0]))
     return _voided_by(tail.envelopes[0], {i.seat for i in stored})
 
 
@@ -136,8 +137,10 @@ def _drop_crossed(store: Store, gid: str, chain: Chain, game: GameFile, k: int) 
         return False
     theirs = game.steps[k]
     if isinstance(theirs, Batch) and theirs.decision in INTERRUPTIONS:
-        # two interruptions crossed: the one that goes first stays
-        return k == last and _first(theirs.envelopes[0], first) and _drop(store, gid, last)
+        # two interruptions crossed: one the game went on after stays, else the first
+        went_on = len(game.steps) > k + 1
+        wins = went_on or _first(theirs.envelopes[0], first)
+        return k == last and theirs.decision in CROSSING and wins and _drop(store, gid, last)
     items = theirs.envelopes if isinstance(theirs, Batch) else [theirs]
     new = [i for i in items if digest(i.canonical_bytes()) not in set(chain.items[k])]
     if k == last - 1 and not new:
@@ -155,10 +158,11 @@ def _drop(store: Store, gid: str, index: int) -> bool:
 
 def _first(one: Envelope, other: Envelope) -> bool:
     """Of two interruptions signed on one parent that crossed in the mail (say, a call on
-    a late seat and a resignation), which stays, the same in every store: the one whose
-    decision and body hash lower (every signer of one interruption signs the same body,
-    so the order does not depend on which envelopes a store holds). The other is void,
-    and its signers sign it again on the newer head if it is still wanted."""
+    a late seat and its resignation), which stays, the same in every store: one after which
+    a store already went on (it holds more steps), else the one whose decision and body hash
+    lower (every signer of one interruption signs the same body, so the order does not
+    depend on which envelopes a store holds). The other is void, and its signers sign it
+    again on the newer head if it is still wanted."""
 
     def rank(env: Envelope) -> bytes:
         return hashlib.sha256(env.decision.encode() + b"\0" + canonical(env.body)).digest()
