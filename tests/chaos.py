@@ -400,8 +400,13 @@ class Chaos:
         if kind == "resign" and name is not None and len(active) > 2 and room:
             if self.write(self.home_of(name), "resign", self.game, "--as", name):
                 self.report.faults["a seat resigned"] += 1
-        elif kind == "handover" and name is not None and self.spare not in self.names and (
-            pos.genesis.escrow.mode != "others"  # see ``Chaos.inject``
+        elif (
+            kind == "handover"
+            and name is not None
+            and self.spare not in self.names
+            and (
+                pos.genesis.escrow.mode != "others"  # see ``Chaos.inject``
+            )
         ):
             to = self.root / f"{self.spare}.card.json"
             if self.write(self.home_of(name), "handover", self.game, "--to", to, "--as", name):
