@@ -21,7 +21,8 @@ from click.testing import CliRunner
 
 from pbem.cli.main import main
 from pbem.format import gamefile
-from pbem.format.gamefile import GameFile
+from pbem.format.bundle import STEPS_TYPE, decode_bundle
+from pbem.format.gamefile import GameFile, step_hash
 from pbem.games.rattus.state import State as RattusState
 from pbem.games.rattus.state import board_of
 from pbem.ledger.replay import Replay, replay_file
@@ -208,7 +209,12 @@ def test_a_morning_placement_by_clicking(
     attached = next(
         p for p in email.message_from_bytes(raw, policy=email.policy.default).iter_attachments()
     )
-    assert attached.get_content().decode() == exported.read_text()
+    # the others signed their joins: they get the steps they lack, the file's last ones
+    assert attached.get_content_type() == STEPS_TYPE
+    bundle = decode_bundle(attached.get_content())
+    steps = gamefile.decode(exported.read_bytes()).steps
+    assert bundle.index > 0 and len(steps) == bundle.index + len(bundle.steps)
+    assert [step_hash(s) for s in bundle.steps] == [step_hash(s) for s in steps[bundle.index :]]
 
 
 def test_a_rattus_turn_by_clicking(homes: Homes, server: Server, tmp_path: Path) -> None:
