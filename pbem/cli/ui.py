@@ -35,7 +35,7 @@ def ui(port: int, no_browser: bool, as_name: str | None, as_json: bool) -> None:
     for a launcher."""
     name = own_name(as_name, Keyring(), None)
     Keyring().card(name)  # an unknown name fails now, not in the page
-    from pbem.ui.server import address, listen, new_token, opener, serve
+    from pbem.ui.server import address, discard, listen, new_token, opener, serve
 
     sock = listen(port)
     token = new_token()
@@ -48,6 +48,9 @@ def ui(port: int, no_browser: bool, as_name: str | None, as_json: bool) -> None:
         return
     import webbrowser
 
-    with opener(url) as page:  # the token stays off the browser's command line
+    page = opener(url)  # the token stays off the browser's command line
+    try:
         webbrowser.open(page.as_uri())
-        serve(sock, token, default_home(), name)
+        serve(sock, token, default_home(), name, page)
+    finally:
+        discard(page)

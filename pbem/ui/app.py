@@ -56,6 +56,8 @@ class Settings:
     port: int
     root: str
     """Where the pages of this run live (``/s/RANDOM``: the guard's)."""
+    let_in: Callable[[], None] | None = None
+    """Called when the token comes in (the guard's)."""
 
 
 class _Request(BaseModel):
@@ -298,4 +300,4 @@ def build(settings: Settings) -> Guard:
         BadRequest: _bad_request
     }
     app = Starlette(routes=routes, exception_handlers=handlers)
-    return Guard(app, settings.token, settings.port, settings.root)
+    return Guard(app, settings.token, settings.port, settings.root, settings.let_in)

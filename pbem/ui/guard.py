@@ -4,8 +4,8 @@ The app listens on 127.0.0.1 only, yet any web page the player opens could make 
 browser send it requests, any process of the machine could connect, and any other server
 on 127.0.0.1 receives the cookies the browser holds for 127.0.0.1 (cookies are not scoped
 by port). So, as Jupyter does, the first request must carry the random token printed with
-the address (``/?token=...``); the answer sets a cookie and sends the browser on to the
-pages, which live under a random root of this run only (``/s/ROOT/``). The cookie is:
+the address (``/?token=...``); the answer sets a cookie and refreshes to the pages, which
+live under a random root of this run only (``/s/ROOT/``). The cookie is:
 
 - scoped to that root (``Path=/s/ROOT/``), so the browser sends it to no other address
   of 127.0.0.1, on whatever port: a neighbour server never sees it;
@@ -13,7 +13,7 @@ pages, which live under a random root of this run only (``/s/ROOT/``). The cooki
   leaked cookie opens no other run and cannot be turned into the printed address;
 - HttpOnly and SameSite=Strict.
 
-The redirection goes to this very origin's root, never to a place the request names (no
+The refresh goes to this very origin's root, never to a place the request names (no
 ``//evil.example`` open redirect). Beyond that:
 
 - the Host header must name this very address, so that a foreign site whose name resolves
@@ -79,8 +79,16 @@ class Guard:
     """ASGI middleware in front of the app: refuses with 403 (and one line saying why)
     whatever does not pass the checks of the module doc."""
 
-    def __init__(self, app: App, token: str, port: int, root: str) -> None:
+    def __init__(
+        self,
+        app: App,
+        token: str,
+        port: int,
+        root: str,
+        let_in: Callable[[], None] | None = None,
+    ) -> None:
         self.app, self.token, self.port, self.root = app, token, port, root
+        self.on_let_in = let_in
         self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
         self.origins = {f"http://{h}" for h in self.hosts}
         self.cookie = cookie_name(port)
@@ -135,19 +143,28 @@ class Guard:
 
     async def _let_in(self, send: Send, host: str) -> None:
         """The address with the token: set the cookie, go on to the games of this origin
-        (whatever path the request named: it chooses no destination)."""
+        (whatever path the request named: it chooses no destination). Not by a
+        redirection but by a page of this origin that refreshes to the games: when the
+        address was opened from elsewhere (the private file ``pbem ui`` opens the browser
+        with), a redirection would still come from there, and the browser would not send
+        a SameSite=Strict cookie with it."""
+        if self.on_let_in is not None:
+            self.on_let_in()
+        home = f"http://{host}{self.root}/"
         cookie = f"{self.cookie}={self.cookie_value}; HttpOnly; SameSite=Strict; Path={self.root}/"
+        body = f'<!doctype html><title>pbem ui</title><p><a href="{home}">Your games</a></p>\n'
         await send(
             {
                 "type": "http.response.start",
-                "status": 303,
+                "status": 200,
                 "headers": [
-                    (b"location", f"http://{host}{self.root}/".encode()),
+                    (b"content-type", b"text/html; charset=utf-8"),
+                    (b"refresh", f"0;url={home}".encode()),
                     (b"set-cookie", cookie.encode()),
                 ],
             }
         )
-        await send({"type": "http.response.body", "body": b""})
+        await send({"type": "http.response.body", "body": body.encode()})
 
 
 def _cookies(headers: dict[str, str]) -> dict[str, str]:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import secrets
 import socket
 import tempfile
-from collections.abc import Iterator
 from html import escape
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from pbem.format.errors import UsageError
 from pbem.ui.app import Settings, build
+from pbem.ui.guard import Guard
 
 HOST = "127.0.0.1"
 READ_TIMEOUT = 10.0
@@ -57,25 +58,28 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-@contextlib.contextmanager
-def opener(url: str) -> Iterator[Path]:
+def opener(url: str) -> Path:
     """A page that sends the browser on to ``url``, in a new folder only this user may
-    enter, readable by this user only; removed with its folder when the block ends."""
+    enter, readable by this user only (``discard`` removes both)."""
     folder = Path(tempfile.mkdtemp(prefix="pbem-ui-"))  # mode 0700
     page = folder / "open.html"
-    try:
-        target = escape(url, quote=True)
-        fd = os.open(page, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(
-                '<!doctype html><meta charset="utf-8"/>'
-                f'<meta http-equiv="refresh" content="0;url={target}"/>'
-                f'<title>pbem ui</title><p><a href="{target}">Open pbem ui</a></p>\n'
-            )
-        yield page
-    finally:
-        page.unlink(missing_ok=True)
-        folder.rmdir()
+    target = escape(url, quote=True)
+    fd = os.open(page, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(
+            '<!doctype html><meta charset="utf-8"/>'
+            f'<meta http-equiv="refresh" content="0;url={target}"/>'
+            f'<title>pbem ui</title><p><a href="{target}">Open pbem ui</a></p>\n'
+        )
+    return page
+
+
+def discard(page: Path) -> None:
+    """The opener's page and folder gone: once the browser has come in with the token
+    (the page served its purpose), else when ``pbem ui`` stops."""
+    page.unlink(missing_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        page.parent.rmdir()
 
 
 class _TimedProtocol(H11Protocol):
@@ -116,12 +120,11 @@ class _TimedProtocol(H11Protocol):
             self.transport.close()
 
 
-def serve(sock: socket.socket, token: str, home: Path | None, name: str) -> None:
-    """Answer on ``sock`` until interrupted."""
-    root = "/s/" + secrets.token_urlsafe(16)
-    settings = Settings(home=home, name=name, token=token, port=sock.getsockname()[1], root=root)
+def configure(app: Guard) -> uvicorn.Config:
+    """uvicorn as ``pbem ui`` runs it: no access log, the read deadline, nothing said
+    about the server."""
     config = uvicorn.Config(
-        build(settings),
+        app,
         http=_TimedProtocol,
         log_level="warning",
         access_log=False,
@@ -129,4 +132,25 @@ def serve(sock: socket.socket, token: str, home: Path | None, name: str) -> None
         server_header=False,
         date_header=False,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    for name in ("asyncio", "uvicorn", "uvicorn.error"):  # after uvicorn set its logging up
+        logging.getLogger(name).addFilter(_one_line)
+    return config
+
+
+def _one_line(record: logging.LogRecord) -> bool:
+    """What the server and the event loop log, without the traceback (which may quote a
+    request): "socket.accept() out of system resource", "Invalid HTTP request"..."""
+    record.exc_info, record.exc_text, record.stack_info = None, None, None
+    return True
+
+
+def serve(
+    sock: socket.socket, token: str, home: Path | None, name: str, opened: Path | None = None
+) -> None:
+    """Answer on ``sock`` until interrupted; ``opened``: the opener's page, discarded when
+    the token first comes in."""
+    root = "/s/" + secrets.token_urlsafe(16)
+    port = sock.getsockname()[1]
+    let_in = (lambda: discard(opened)) if opened is not None else None
+    settings = Settings(home=home, name=name, token=token, port=port, root=root, let_in=let_in)
+    uvicorn.Server(configure(build(settings))).run(sockets=[sock])

@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -46,18 +47,18 @@ class Server:
 
 
 def let_in(port: int, token: str) -> tuple[str, str]:
-    """The address with the token, asked as a browser would: the root it sends on to and
+    """The address with the token, asked as a browser would: the root it refreshes to and
     the cookie it sets."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
         connection.request("GET", f"/?token={token}", headers={"Host": f"127.0.0.1:{port}"})
         response = connection.getresponse()
         response.read()
-        assert response.status == 303, response.status
-        location, cookie = response.getheader("location"), response.getheader("set-cookie")
+        assert response.status == 200, response.status
+        location, cookie = response.getheader("refresh"), response.getheader("set-cookie")
     finally:
         connection.close()
-    found = re.fullmatch(rf"http://127\.0\.0\.1:{port}(/s/[A-Za-z0-9_-]+)/", location or "")
+    found = re.fullmatch(rf"0;url=http://127\.0\.0\.1:{port}(/s/[A-Za-z0-9_-]+)/", location or "")
     assert found and cookie, (location, cookie)
     return found.group(1), cookie.split(";")[0]
 
@@ -79,17 +80,35 @@ def homes(_isolated_home: Path, tmp_path: Path) -> Homes:
 
 
 @contextlib.contextmanager
-def running(home: Path, work: Path) -> Iterator[Server]:
+def running(
+    home: Path, work: Path, *, browser: str | None = None, files: int | None = None
+) -> Iterator[Server]:
     """``pbem ui`` in its own process, in ``work``; afterwards, what it wrote beyond the
-    address it printed must hold neither the token nor the passphrase (nothing is
-    logged)."""
+    address it printed must hold neither the token nor the passphrase nor a traceback
+    (nothing is logged). ``browser``: the command it opens the page with ($BROWSER; else
+    ``--no-browser``); ``files``: its limit of open files (a desktop's is 1024)."""
     work.mkdir(exist_ok=True)
     env = {**os.environ, "PBEM_HOME": str(home), "PBEM_SMTP_PASSWORD": "secret"}
-    command = [sys.executable, "-m", "pbem", "ui", "--no-browser", "--as", "bot1", "--json"]
+    command = [sys.executable, "-m", "pbem", "ui", "--as", "bot1", "--json"]
+    if browser is None:
+        command.append("--no-browser")
+    else:
+        env["BROWSER"] = browser
+
+    def limit() -> None:
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
     errors = work / "ui.stderr"
     with errors.open("w") as sink:
         process = subprocess.Popen(
-            command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=sink, text=True
+            command,
+            cwd=work,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=sink,
+            text=True,
+            preexec_fn=limit,
         )
     try:
         assert process.stdout is not None
@@ -112,6 +131,7 @@ def running(home: Path, work: Path) -> Iterator[Server]:
             rest, _ = process.communicate()
     said = rest + errors.read_text()
     assert found.group(3) not in said and PASSPHRASE not in said, said
+    assert "Traceback" not in said, said
 
 
 def request(

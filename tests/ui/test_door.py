@@ -37,7 +37,7 @@ def test_the_token_is_required_and_kept_in_a_strict_cookie(server: Server) -> No
     status, _, _ = request(server, "GET", "/?token=not-the-token", cookie=False)
     assert status == 403
     status, headers, _ = request(server, "GET", f"/?token={server.token}", cookie=False)
-    assert status == 303 and headers["location"] == f"{server.pages}/"
+    assert status == 200 and headers["refresh"] == f"0;url={server.pages}/"
     cookie = headers["set-cookie"]
     assert cookie.startswith(f"pbem-ui-{server.port}=") and server.token not in cookie
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
