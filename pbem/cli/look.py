@@ -36,6 +36,7 @@ from pbem.ledger.awaiting import (
 from pbem.ledger.deadlines import due, waiting
 from pbem.ledger.logbook import with_open_batch
 from pbem.ledger.position import Position
+from pbem.ledger.seats import signer_card
 from pbem.play.author import own_sealed_action, private_knowledge
 from pbem.play.signer import utc_now
 from pbem.store.exports import Opened, open_game
@@ -89,8 +90,9 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
     out += [f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]" for i, c in enumerate(pos.cards)]
     if board:
         out.append(board)
-    if as_name is not None and seat is None:
-        raise UsageError(f"{as_name!r} holds no seat in this game")
+    referee = me is not None and me in pos.genesis.escrow.referees
+    if as_name is not None and seat is None and not referee:
+        raise UsageError(f"{as_name!r} holds no seat in this game and is no referee")
     if as_name is not None and seat is not None and _needs_secrets(pos, seat):
         out += _private(pos, seat, as_name, report)
     if pos.result is not None:
@@ -228,7 +230,7 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
             {
                 "step": r.index + 1,
                 "kind": r.kind,
-                "seats": [pos.names[s] for s in r.seats],
+                "seats": [signer_card(pos, s).name for s in r.seats],  # referees too
                 "summary": r.summary,
                 "hash": r.hash,
                 "notes": notes,
