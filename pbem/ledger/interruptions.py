@@ -141,8 +141,11 @@ class Unseal:
         seat = pos.unsealing
         if pos.demand is None or seat is None or body["seat"] != seat:
             raise Rejected("no escrow is being opened for that seat")
+        signers = holder_signers(pos.genesis, seat)
+        if env.seat not in signers:
+            raise Rejected(f"this seat holds no share of {pos.names[seat]}'s escrow")
         share = escrow.decode_share(body["share"])
-        index = holder_signers(pos.genesis, seat).index(env.seat) + 1
+        index = signers.index(env.seat) + 1
         held = pos.escrows[seat]
         if not escrow.check_share(index, share, pos.table.keys[seat], held.commitments):
             raise Rejected(f"the decrypted escrow share of holder {index} does not match")

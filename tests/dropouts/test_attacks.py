@@ -154,6 +154,10 @@ def test_a_decrypted_share_that_does_not_match_is_refused() -> None:
     wrong = {"seat": 2, "share": escrow.encode_share(bytes([7]) + bytes(31))}
     with pytest.raises(Rejected, match=r"seat 0 \(bot1\): the decrypted escrow share of holder"):
         t2.replay.add_envelope(envelope(t2, 0, "unseal", wrong))
+    # issue 34: by a seat that holds no share (here the called seat): said so, not
+    # "2 is not in list"
+    with pytest.raises(Rejected, match=r"seat 2 \(bot3\): this seat holds no share of bot3's"):
+        t2.replay.add_envelope(envelope(t2, 2, "unseal", wrong))
 
 
 def test_a_resignation_as_the_last_seat_to_answer_closes_the_decision() -> None:
