@@ -57,7 +57,7 @@ def check_new_file(output: Path | None) -> None:
     if output is None:
         return
     if output.exists() or output.is_symlink():
-        raise UsageError(f"{output}: exists already; choose a new file name")
+        raise UsageError(f"{output}: exists already; pbem never writes over a file")
     folder = output.parent
     if not folder.is_dir():
         raise UsageError(f"{output}: there is no folder {folder} to write it in")

@@ -15,7 +15,7 @@ from tests.helpers import ok, pbem, report
 
 NAMES = ("ann", "bea", "cid")
 BAD = {
-    "exists": ("taken.json", "exists already; choose a new file name"),
+    "exists": ("taken.json", "exists already; pbem never writes over a file"),
     "no folder": ("missing/dir/x.json", "there is no folder missing/dir to write it in"),
 }
 
