@@ -1,7 +1,8 @@
 """``pbem ui`` among hostile neighbours (issue 34): two signings at once with a key sealed
-at the real Argon2id cost; another server of 127.0.0.1 the browser visits; a browser
-started with the address on its command line; an open redirect; a thousand half-sent
-requests; failures that would print a traceback quoting the request."""
+at the real Argon2id cost, and a double click on Sign; another server of 127.0.0.1 the
+browser visits; a browser started with the address on its command line; an open
+redirect; a thousand half-sent requests; failures that would print a traceback quoting
+the request."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ from pbem.crypto.keyring import FAST_KDF_ENV, Keyring, seal_identity
 from pbem.store.store import Store
 from pbem.ui.guard import INTERNAL_ERROR, Guard
 from pbem.ui.server import configure
-from tests.ui.conftest import Server, request, running
+from tests.ui.conftest import Homes, Server, request, running
 from tests.ui.tables import PASSPHRASE, Table, furnish
+from tests.ui.test_board_page import area, click_and_wait, open_game, text
 from tests.view.browser import Browser
 
 MOVE = "pirates 3 7, henchmen 3"
@@ -226,3 +228,31 @@ def test_a_failure_is_a_bare_500_and_one_line(capfd: pytest.CaptureFixture[str])
         sock.close()
     said = capfd.readouterr()
     assert said.err.strip() == INTERNAL_ERROR and "secret-path-42" not in said.out + said.err
+
+
+def test_the_sign_button_sends_one_signing_at_a_time(homes: Homes, server: Server) -> None:
+    """Two submissions of the signing form in one go (a double click): one request, one
+    signed move (before: two requests, the second refused or asking the passphrase that
+    the first one took)."""
+    game = homes.table.rattaneer.genesis.game
+    with Browser() as browser:
+        open_game(browser, server, game)
+        browser.click(area(3))
+        browser.wait_for(lambda: "second pirate" in text(browser, "prompt"))
+        click_and_wait(browser, area(7), "pirates 3 7, henchmen X")
+        click_and_wait(browser, area(3), MOVE)
+        browser.type("#passphrase", PASSPHRASE)
+        browser.evaluate(
+            "(() => { const f = document.getElementById('sign');"
+            " f.requestSubmit(); f.requestSubmit(); })()"
+        )
+        browser.wait_for(lambda: browser.evaluate("document.body.dataset.signed") == "true")
+        plays = [
+            e
+            for e in browser.events
+            if e["method"] == "Network.requestWillBeSent"
+            and e["params"]["request"]["url"].endswith("/play")
+        ]
+        assert len(plays) == 1, plays
+        assert browser.problems(server.base) == []
+        assert MOVE in text(browser, "after-text")
