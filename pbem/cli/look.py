@@ -29,11 +29,13 @@ from pbem.format.words import plural
 from pbem.ledger.awaiting import (
     decides,
     describe_awaiting,
+    needs_decision,
     owes_automatic,
     seat_of_card,
     signature_due,
 )
 from pbem.ledger.deadlines import due, waiting
+from pbem.ledger.interruptions import answer_voids_call, describe_interrupt
 from pbem.ledger.logbook import with_open_batch
 from pbem.ledger.position import Position
 from pbem.ledger.seats import signer_card
@@ -171,7 +173,8 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         raise UsageError(f"{who!r} holds no seat in this game")
     notes = opened.notes(store)
     aw = pos.awaiting
-    if not decides(pos, seat):
+    voids = needs_decision(pos) and answer_voids_call(pos, seat)  # it may still answer
+    if not decides(pos, seat) and not voids:
         report = {"moves": [], **awaited(pos)}
         lines = [*notes, f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
@@ -183,6 +186,8 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     sample = pos.rules.samples(pos.state, seat)
     report = {"moves": texts, "help": help_text, "prompt": aw.prompt, "sample": sample}
     out = [*notes, f"your decision: {aw.prompt or aw.decision}"]
+    if voids:
+        out.append(f"a call on you is being signed ({describe_interrupt(pos)}): your move voids it")
     if help_text:
         out.append(help_text)
     shown = f", the first {limit}:" if len(texts) > limit else ":"

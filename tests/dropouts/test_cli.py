@@ -141,10 +141,11 @@ def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
     at("ann")
     called = report("call", both, "cid", "--as", "ann")
     assert called["send_to"] == ["bea <bea@example.org>", "cid <cid@example.org>"]
-    at("cid")  # he sees the call (his answer would void it: see the test after this one)
+    at("cid")  # he is told that his answer would void it (see the test after this one)
     told = ok("moves", called["file"], "--as", "cid").stdout
-    assert told.startswith("nothing for you to decide now; awaiting: cid to choose guess")
-    assert told.rstrip().endswith("being signed: a call (signed by ann; still to sign: bea)")
+    assert told.startswith("your decision: ")
+    voids = "a call on you is being signed (signed by ann; still to sign: bea): your move voids it"
+    assert voids in told
     at("bea")
     got = ok("receive", called["file"], "--as", "bea").stdout
     being = "being signed: a call (signed by ann; still to sign: bea); your signature is due"
