@@ -29,13 +29,16 @@ from pbem.format.words import plural
 from pbem.ledger.awaiting import (
     decides,
     describe_awaiting,
+    needs_decision,
     owes_automatic,
     seat_of_card,
     signature_due,
 )
 from pbem.ledger.deadlines import due, waiting
+from pbem.ledger.interruptions import answer_voids_call, describe_interrupt
 from pbem.ledger.logbook import with_open_batch
 from pbem.ledger.position import Position
+from pbem.ledger.seats import signer_card
 from pbem.play.author import own_sealed_action, private_knowledge
 from pbem.play.signer import utc_now
 from pbem.store.exports import Opened, open_game
@@ -89,8 +92,9 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
     out += [f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]" for i, c in enumerate(pos.cards)]
     if board:
         out.append(board)
-    if as_name is not None and seat is None:
-        raise UsageError(f"{as_name!r} holds no seat in this game")
+    referee = me is not None and me in pos.genesis.escrow.referees
+    if as_name is not None and seat is None and not referee:
+        raise UsageError(f"{as_name!r} holds no seat in this game and is no referee")
     if as_name is not None and seat is not None and _needs_secrets(pos, seat):
         out += _private(pos, seat, as_name, report)
     if pos.result is not None:
@@ -169,7 +173,8 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         raise UsageError(f"{who!r} holds no seat in this game")
     notes = opened.notes(store)
     aw = pos.awaiting
-    if not decides(pos, seat):
+    voids = needs_decision(pos) and answer_voids_call(pos, seat)  # it may still answer
+    if not decides(pos, seat) and not voids:
         report = {"moves": [], **awaited(pos)}
         lines = [*notes, f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
@@ -181,6 +186,8 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     sample = pos.rules.samples(pos.state, seat)
     report = {"moves": texts, "help": help_text, "prompt": aw.prompt, "sample": sample}
     out = [*notes, f"your decision: {aw.prompt or aw.decision}"]
+    if voids:
+        out.append(f"a call on you is being signed ({describe_interrupt(pos)}): your move voids it")
     if help_text:
         out.append(help_text)
     shown = f", the first {limit}:" if len(texts) > limit else ":"
@@ -228,7 +235,7 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
             {
                 "step": r.index + 1,
                 "kind": r.kind,
-                "seats": [pos.names[s] for s in r.seats],
+                "seats": [signer_card(pos, s).name for s in r.seats],  # referees too
                 "summary": r.summary,
                 "hash": r.hash,
                 "notes": notes,

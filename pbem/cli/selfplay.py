@@ -16,7 +16,9 @@ from pbem.ruleset import registry
 @click.command()
 @click.argument("ruleset")
 @click.option("--players", default=2, show_default=True, help="Seats per game.")
-@click.option("--games", default=1, show_default=True, help="How many games.")
+@click.option(
+    "--games", type=click.IntRange(min=1), default=1, show_default=True, help="How many games."
+)
 @click.option("--seed", default=1, show_default=True, help="First seed; game k uses seed+k.")
 @click.option("--bot", "bots", multiple=True, help="Bot per seat, cycled (default: random).")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option.")

@@ -47,7 +47,7 @@ def text(browser: Browser, element: str) -> str:
 def open_game(browser: Browser, server: Server, game: str) -> None:
     """From the games list (reached with the printed address), to the game's page."""
     browser.goto(server.url)
-    assert browser.evaluate("location.href") == server.base + "/", "the token left the address"
+    assert browser.evaluate("location.href") == server.pages + "/", "the token left the address"
     row = browser.evaluate(f"document.querySelector(\"tr[data-game='{game}']\").innerText")
     assert "your move" in row
     browser.click(f"tr[data-game='{game}'] a")
@@ -183,7 +183,7 @@ def test_a_morning_placement_by_clicking(
         assert browser.problems(server.base) == []
 
         # the private page: the sealed placement, seen by its player only
-        browser.goto(f"{server.base}/game/{game}")
+        browser.goto(f"{server.pages}/game/{game}")
         browser.type("#unlock input[name=passphrase]", PASSPHRASE)
         browser.click("#unlock button")
         browser.wait_for(lambda: browser.evaluate("!!document.querySelector('.private')"))
