@@ -18,7 +18,7 @@ from click.shell_completion import CompletionItem
 from pbem.crypto.keyring import PASSPHRASE_ENV, Keyring
 from pbem.crypto.keys import Identity
 from pbem.format.card import IdentityCard
-from pbem.format.errors import PbemError, UsageError
+from pbem.format.errors import INTERRUPTED_CODE, IO_CODE, InternalError, PbemError, UsageError
 from pbem.ledger.awaiting import (
     cosigners,
     describe_awaiting,
@@ -44,15 +44,22 @@ BROKEN_PIPE = 141
 
 
 def fail(
-    message: str, exit_code: int, *, detail: str | None = None, as_json: bool = False, **where: Any
+    message: str,
+    exit_code: int,
+    *,
+    code: str,
+    detail: str | None = None,
+    as_json: bool = False,
+    **where: Any,
 ) -> NoReturn:
     """Print ``pbem: error: …`` as a single line on stderr (then any evidence) and exit;
     with ``--json``, the same as one JSON object on stdout instead:
-    ``{"ok": false, "error": …, "step": …, "seat": …}`` (``step`` and ``seat`` as people
-    read them, or null), with the same exit code."""
+    ``{"ok": false, "error": …, "code": …, "step": …, "seat": …}`` (``code`` the error's
+    class, ``step`` and ``seat`` as people read them, or null), with the same exit code."""
     one_line = " ".join(message.split())
     if as_json:
-        report = {"ok": False, "error": one_line, "step": None, "seat": None, **where}
+        report = {"ok": False, "error": one_line, "code": code, "step": None, "seat": None}
+        report |= where
         if detail:
             report["detail"] = detail
         click.echo(json.dumps(report, indent=1, sort_keys=True))
@@ -61,6 +68,11 @@ def fail(
     if detail:
         click.echo(detail, err=True)
     sys.exit(exit_code)
+
+
+def interrupted(as_json: bool) -> NoReturn:
+    """Ctrl-C anywhere, or Ctrl-D at a prompt: one line (or object), exit 130."""
+    fail("interrupted", INTERRUPTED, code=INTERRUPTED_CODE, as_json=as_json)
 
 
 def where_of(err: BaseException) -> dict[str, Any]:
@@ -87,15 +99,23 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except PbemError as err:
-            fail(str(err), err.exit_code, detail=err.detail, as_json=as_json, **where_of(err))
+            fail(
+                str(err),
+                err.exit_code,
+                code=err.code,
+                detail=err.detail,
+                as_json=as_json,
+                **where_of(err),
+            )
         except BrokenPipeError:  # the reader left (``pbem log | head``): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(BROKEN_PIPE)
         except OSError as err:
             where = f": {err.filename}" if err.filename else ""
-            fail(f"{err.strerror or err}{where}", UsageError.exit_code, as_json=as_json)
-        except KeyboardInterrupt:
-            fail("interrupted", INTERRUPTED, as_json=as_json)
+            message = f"{err.strerror or err}{where}"
+            fail(message, UsageError.exit_code, code=IO_CODE, as_json=as_json)
+        except (KeyboardInterrupt, click.exceptions.Abort):  # Ctrl-D at a prompt is Abort
+            interrupted(as_json)
         except Exception as err:  # a bug: still one line, never a traceback (architecture §8)
             if os.environ.get(DEBUG_ENV):
                 raise
@@ -103,6 +123,7 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
                 f"internal error ({type(err).__name__}: {err}); this is a bug in pbem, please "
                 f"report it (set {DEBUG_ENV}=1 to see where it happened)",
                 INTERNAL_ERROR,
+                code=InternalError.code,
                 as_json=as_json,
             )
 
@@ -222,6 +243,17 @@ game_argument = click.argument("target", metavar="GAME", shell_complete=complete
 """A game file, or the id (or its first characters) of a game in your store."""
 
 
+def named_ruleset(name: str) -> Ruleset:
+    """The ruleset a command line names; an unknown one is a usage error (exit 2) in every
+    command (a game file naming one is refused, exit 1, by the registry)."""
+    from pbem.ruleset import registry
+
+    targets = registry.available()
+    if name not in targets:
+        raise UsageError(f"unknown ruleset {name!r} (installed: {', '.join(sorted(targets))})")
+    return registry.instance(targets[name])
+
+
 def option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
     """``--option K=V`` values as a dict; a malformed one is a usage error."""
     out: dict[str, str] = {}
@@ -243,8 +275,10 @@ def ruleset_options(rules: Ruleset, pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 def emit(as_json: bool, report: dict[str, Any], lines: list[str]) -> None:
+    """A command's answer: the lines, or with ``--json`` the report as one object with
+    ``"ok": true`` (so that a script tests one key, whatever the command)."""
     if as_json:
-        click.echo(json.dumps(report, indent=1, sort_keys=True))
+        click.echo(json.dumps({**report, "ok": True}, indent=1, sort_keys=True))
     else:
         for line in lines:
             click.echo(line)
@@ -257,7 +291,7 @@ def emit_refused(
     a fork): the lines, then the error as usual; with ``--json`` one object, the report
     with ``ok`` false and the error's fields, so that stdout holds one JSON value."""
     if as_json:
-        report = {**report, "ok": False, "error": " ".join(str(err).split())}
+        report = {**report, "ok": False, "error": " ".join(str(err).split()), "code": err.code}
         report |= {"step": None, "seat": None, **where_of(err)}
         if err.detail:
             report["detail"] = err.detail

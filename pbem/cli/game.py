@@ -22,6 +22,7 @@ from pbem.cli.common import (
     game_argument,
     identity,
     json_option,
+    named_ruleset,
     next_steps,
     own_card,
     reports_errors,
@@ -37,7 +38,6 @@ from pbem.format.words import plural
 from pbem.play.author import default_escrow, new_game
 from pbem.play.playing import Note, play_moves, shown
 from pbem.play.signer import seat_of
-from pbem.ruleset import registry
 from pbem.store.exports import Opened, export_head, open_game
 from pbem.store.journal import Journal
 from pbem.store.store import Store
@@ -141,7 +141,7 @@ def new(
 ) -> None:
     """Create a game of RULESET: sign its genesis as the creator (who must hold a seat)."""
     check_new_file(output)
-    rules = registry.get(ruleset)
+    rules = named_ruleset(ruleset)
     keyring = Keyring()
     cards = [card_of(spec, keyring) for spec in seats]
     parsed = ruleset_options(rules, options)

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import click
 
 from pbem.cli.common import (
+    INTERRUPTED,
     as_option,
     awaited,
     complete_own_identity,
@@ -305,6 +306,7 @@ def watch(
                 robot.wait(interval or settings.imap.interval)
         except KeyboardInterrupt:
             click.echo("pbem watch: stopped", err=True)
+            sys.exit(INTERRUPTED)
 
 
 def _watched(as_names: tuple[str, ...]) -> list[str]:
@@ -330,7 +332,9 @@ def _one_pass(robot: Robot, as_json: bool) -> int:
     for problem in report.problems:
         text = " ".join(problem.split())
         if as_json:
-            click.echo(json.dumps({"ok": False, "error": text, "step": None, "seat": None}))
+            code = transport.MailError.code if report.server_failed else Rejected.code
+            report_line = {"ok": False, "error": text, "code": code, "step": None, "seat": None}
+            click.echo(json.dumps(report_line))
         else:
             click.echo(f"pbem watch: {text}", err=True)
     return 2 if report.server_failed else 1 if report.problems else 0

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from pbem.cli.common import emit, json_option, reports_errors
+from pbem.cli.common import emit, json_option, named_ruleset, reports_errors
 from pbem.format import gamefile
 from pbem.format.errors import UsageError
 from pbem.ledger.replay import Replay
@@ -48,7 +48,7 @@ def rules(game: str | None, section: str | None, game_file: Path | None, as_json
     if game is None:
         _list(as_json)
         return
-    ruleset = _ruleset(game)
+    ruleset = named_ruleset(game)
     book = ruleset.rulebook()
     if book is None:
         raise UsageError(f"{game} ships no rules text")
@@ -68,14 +68,6 @@ def rules(game: str | None, section: str | None, game_file: Path | None, as_json
         emit(as_json, {"ruleset": ruleset.id, "section": _section(found)}, [found.text()])
 
 
-def _ruleset(game: str) -> Ruleset:
-    """The ruleset named ``game``; an unknown one is a usage error (exit 2)."""
-    targets = registry.available()
-    if game not in targets:
-        raise UsageError(f"unknown game {game!r} (installed: {', '.join(sorted(targets))})")
-    return registry.instance(targets[game])
-
-
 def _from_file(
     path: Path, game: str | None, section: str | None
 ) -> tuple[str, str | None, dict[str, Any]]:
@@ -87,7 +79,7 @@ def _from_file(
         if section is not None or game in registry.available():
             raise UsageError(f"{path} is a {played} game, not {game}")
         game, section = played, game
-    Replay.start(genesis, _ruleset(played))
+    Replay.start(genesis, named_ruleset(played))
     return played, section, dict(genesis.options)
 
 

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.common import emit, json_option, reports_errors, ruleset_options
+from pbem.cli.common import emit, json_option, named_ruleset, reports_errors, ruleset_options
 from pbem.format.errors import UsageError
 from pbem.format.words import plural
 from pbem.play.selfplay import play_game
-from pbem.ruleset import registry
 
 
 @click.command()
@@ -36,7 +35,7 @@ def selfplay(
     as_json: bool,
 ) -> None:
     """Play complete games with bots; every step is signed, re-read and verified."""
-    rules = registry.get(ruleset)
+    rules = named_ruleset(ruleset)
     if not rules.min_seats <= players <= rules.max_seats:
         raise UsageError(f"{ruleset} takes {rules.min_seats} to {rules.max_seats} players")
     parsed = ruleset_options(rules, options)

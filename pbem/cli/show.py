@@ -85,14 +85,18 @@ def show(
     if not history.verified:
         shown = "before it" if history.failed_at is not None else "recomputed"
         failure = Rejected(f"{history.failure} (the page shows the verified steps {shown})")
-    if output is not None and str(output) == "-":
+    to_stdout = output is not None and str(output) == "-"
+    if to_stdout and not as_json:
         click.echo(text, nl=False)
         if failure is not None:
             raise failure
         return
-    target_path = _write(text, output, place, len(game.steps), as_name, svg_only)
+    target_path = "-"
+    if not to_stdout:
+        target_path = str(_write(text, output, place, len(game.steps), as_name, svg_only))
     report = {
-        "wrote": str(target_path),
+        "wrote": target_path,
+        **({"page": text} if to_stdout else {}),  # with --json, stdout holds one object
         "step": position.index + 1,
         "verified": history.verified,
         "failure": history.failure,

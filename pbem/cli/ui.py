@@ -6,9 +6,12 @@ that every other command (and ``pbem --version``) starts without it.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+
 import click
 
-from pbem.cli.common import as_option, emit, json_option, own_name, reports_errors
+from pbem.cli.common import INTERRUPTED, as_option, emit, json_option, own_name, reports_errors
 from pbem.crypto.keyring import Keyring, default_home
 
 
@@ -30,7 +33,7 @@ def ui(port: int, no_browser: bool, as_name: str | None, as_json: bool) -> None:
     Listens on 127.0.0.1 only. The address holds a random token, as Jupyter's does: only
     who has it can use the page. The browser is sent there through a file only you can
     read, so the token is not on its command line. The passphrase is asked in the page at
-    each signing (or taken from $PBEM_PASSPHRASE) and kept nowhere. Stop with Ctrl-C.
+    each signing (or taken from $PBEM_PASSPHRASE) and kept nowhere. Stop with Ctrl-C (exit 130).
     With ``--json`` the address is one JSON object on stdout ({"ok", "identity", "url"}),
     for a launcher."""
     name = own_name(as_name, Keyring(), None)
@@ -43,14 +46,20 @@ def ui(port: int, no_browser: bool, as_name: str | None, as_json: bool) -> None:
     report = {"ok": True, "identity": name, "url": url}
     emit(as_json, report, [f"pbem ui: the games of {name} at {url}"])
     click.echo("pbem ui: stop with Ctrl-C", err=True)
-    if no_browser:
-        serve(sock, token, default_home(), name)
-        return
-    import webbrowser
+    page = None
+    if not no_browser:
+        import webbrowser
 
-    page = opener(url)  # the token stays off the browser's command line
+        page = opener(url)  # the token stays off the browser's command line
     try:
-        webbrowser.open(page.as_uri())
-        serve(sock, token, default_home(), name, page)
+        if page is not None:
+            webbrowser.open(page.as_uri())
+        # uvicorn stops on Ctrl-C, then raises it again (or not, if SIGINT was ignored
+        # when pbem started): either way it was stopped
+        with contextlib.suppress(KeyboardInterrupt):
+            serve(sock, token, default_home(), name, page)
     finally:
-        discard(page)
+        if page is not None:
+            discard(page)
+    click.echo("pbem ui: stopped", err=True)  # stdout keeps the one object of --json
+    sys.exit(INTERRUPTED)

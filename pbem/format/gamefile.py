@@ -35,7 +35,7 @@ from pbem.format.canonical import (
     pretty,
 )
 from pbem.format.card import IdentityCard
-from pbem.format.errors import Rejected, UsageError
+from pbem.format.errors import Rejected, Unreadable
 from pbem.format.notes import Notes
 
 FORMAT = "pbem/1"
@@ -479,9 +479,9 @@ def read(path: Path, *, lazy: bool = False) -> GameFile:
     try:
         data = path.read_bytes()
     except FileNotFoundError as exc:
-        raise UsageError(f"{path}: no such file") from exc
+        raise Unreadable(f"{path}: no such file") from exc
     except IsADirectoryError as exc:
-        raise UsageError(f"{path}: is a directory, not a game file") from exc
+        raise Unreadable(f"{path}: is a directory, not a game file") from exc
     except OSError as exc:
-        raise UsageError(f"{path}: cannot read ({exc.strerror})") from exc
+        raise Unreadable(f"{path}: cannot read ({exc.strerror})") from exc
     return decode(data, what=str(path), lazy=lazy)

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbem.format.errors import UsageError
+from pbem.format.errors import Unreadable, UsageError
 
 
 def read_messages(source: str) -> Iterator[tuple[str, bytes]]:
@@ -27,9 +27,9 @@ def read_messages(source: str) -> Iterator[tuple[str, bytes]]:
         with path.open("rb") as handle:
             first = handle.readline()
     except FileNotFoundError:
-        raise UsageError(f"{path}: no such file or mailbox") from None
+        raise Unreadable(f"{path}: no such file or mailbox") from None
     except OSError as exc:
-        raise UsageError(f"{path}: cannot open ({exc.strerror})") from None
+        raise Unreadable(f"{path}: cannot open ({exc.strerror})") from None
     if first.startswith(b"From "):
         yield from _mbox(path)
     else:

@@ -30,6 +30,8 @@ NETWORK_ERRORS = (OSError, EOFError, smtplib.SMTPException, imaplib.IMAP4.error)
 class MailError(UsageError):
     """A mail server could not be reached or refused; nothing was lost, try again later."""
 
+    code = "mail"
+
 
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, smtplib.SMTPResponseException):
