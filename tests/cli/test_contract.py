@@ -29,7 +29,9 @@ from typing import Any
 
 import click
 import pytest
+from click.testing import CliRunner
 
+from pbem.cli.common import json_option, reports_errors
 from pbem.cli.main import main
 from pbem.play.signer import PROCESS_JOURNAL
 from tests.conftest import CLOCK_START
@@ -234,8 +236,31 @@ def commands() -> list[str]:
 EVERY = commands()
 
 
-def test_every_command_of_the_tree_has_a_row() -> None:
+def test_every_command_of_the_tree_has_a_row_and_reports_its_errors() -> None:
     assert sorted(EVERY) == sorted(TABLE), "give each new command a row in TABLE"
+    for name in EVERY:
+        group: Any = main
+        for word in name.split():
+            group = group.get_command(click.Context(group), word)
+        assert group.callback.__code__ is reports_errors(print).__code__, name
+
+
+def test_a_bug_is_one_object_with_code_internal_and_exit_3() -> None:
+    """What every command's ``reports_errors`` makes of a bug (no command has one to
+    show): one line, or one object with ``--json``, exit 3, never a traceback."""
+
+    @click.command()
+    @json_option
+    @reports_errors
+    def bug(as_json: bool) -> None:
+        raise KeyError("a bug")
+
+    runner = CliRunner()
+    answer = runner.invoke(bug, ["--json"], catch_exceptions=False)
+    assert answer.exit_code == 3 and one_object(answer.stdout)["code"] == "internal"
+    text = runner.invoke(bug, [], catch_exceptions=False)
+    assert text.exit_code == 3 and len(text.stderr.splitlines()) == 1
+    no_traceback(text.stderr.replace("internal error", ""))
 
 
 # ----- the game every row works on, made once ------------------------------------------------
