@@ -31,6 +31,7 @@ from pbem.ledger.terms import StepRejected
 from pbem.ruleset.options import normal_options
 from pbem.ruleset.rules import RulesError, Ruleset
 from pbem.store.chain import short_id
+from pbem.store.exports import Opened
 from pbem.store.store import Store
 
 P = ParamSpec("P")
@@ -299,6 +300,16 @@ def emit_refused(
         sys.exit(err.exit_code)
     emit(False, report, lines)
     raise err
+
+
+def said_read(opened: Opened, store: Store, as_json: bool) -> dict[str, Any]:
+    """A reading command says what it read: when the file given is behind the store's
+    head, one line on stderr (the answer on stdout is the head's); with ``--json`` the
+    report's ``read`` and ``head`` (returned)."""
+    if not as_json:
+        for line in opened.notes(store):
+            click.echo(line, err=True)
+    return opened.read(store)
 
 
 # ----- who is acting ----------------------------------------------------------------------

@@ -507,6 +507,7 @@ def on_terminal(args: list[str], key: bytes) -> tuple[int, str]:
 
     try:
         _wait(prompted, "a prompt")
+        _wait(lambda: _asleep_in(pid, "wait_woken", "tty"), "reading the terminal")
         os.write(fd, key)
         rest = b""
         while True:
@@ -524,15 +525,28 @@ def on_terminal(args: list[str], key: bytes) -> tuple[int, str]:
     return os.waitstatus_to_exitcode(status), rest.decode(errors="replace")
 
 
-def _reader_waits(fifo: Path) -> bool:
-    """Whether a process has the FIFO open to read (then it is opened for writing too,
-    and kept so: the reader waits in read())."""
+def _asleep_in(pid: int, *places: str) -> bool:
+    """Whether the process sleeps in the kernel in one of ``places`` (its wchan). A
+    signal that comes while Python runs C code is only acted on at the next bytecode,
+    which a blocking read() never reaches: so Ctrl-C is sent once pbem waits in it, as a
+    person's would be. Where the kernel hides wchan, this cannot be told: yes."""
     try:
-        _WRITERS.append(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-    except OSError as exc:
-        assert exc.errno == errno.ENXIO
-        return False
-    return True
+        where = Path(f"/proc/{pid}/wchan").read_text()
+    except OSError:
+        return True
+    return where in {"", "0"} or any(p in where for p in places)
+
+
+def _reader_waits(fifo: Path, pid: int) -> bool:
+    """Whether pbem waits in read() on the FIFO: once it has the FIFO open to read, it is
+    opened for writing too, and kept so (nothing is written: the read waits)."""
+    if not _WRITERS:
+        try:
+            _WRITERS.append(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError as exc:
+            assert exc.errno == errno.ENXIO
+            return False
+    return _asleep_in(pid, "pipe_read")
 
 
 _WRITERS: list[int] = []
@@ -586,7 +600,7 @@ def test_ctrl_c_exits_130_with_one_line(table: Path, command: str) -> None:
         fifo = table / "pipe.json"
         os.mkfifo(fifo)
         args = [str(fifo) if a == str(fifo.name) else a for a in args]
-        code, out, err = interrupted(args, lambda _: _reader_waits(fifo), "reading")
+        code, out, err = interrupted(args, lambda p: _reader_waits(fifo, p.pid), "reading")
     elif how == "output":
         code, out, err = interrupted(args, lambda _: any(Path(args[-1]).glob("*")), "a file")
     else:
