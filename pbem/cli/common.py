@@ -200,17 +200,35 @@ def complete_identity(
     return [*names, CompletionItem(incomplete, type="file")]
 
 
+def _words() -> list[str]:
+    """The command line being completed (click's shells all pass it in COMP_WORDS): for
+    what click has not parsed yet, such as the ruleset before an ``--option`` that awaits
+    its value."""
+    from click.shell_completion import split_arg_string
+
+    return split_arg_string(os.environ.get("COMP_WORDS", ""))
+
+
+def _named_ruleset(ctx: click.Context) -> Any:
+    """The ruleset the command line names (``new rattus …``), or None."""
+    from pbem.ruleset import registry
+
+    known = registry.available()
+    named = ctx.params.get("ruleset") or next((w for w in _words() if w in known), None)
+    return registry.instance(known[named]) if named in known else None
+
+
 def complete_option(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
-    """``NAME=`` for each option of the ruleset (of every installed one when it cannot be
-    told yet), then the values it lists."""
+    """``NAME=`` for each option of the ruleset named (of every installed one when none
+    is), then the values it lists."""
     from pbem.ruleset import registry
     from pbem.ruleset.options import allowed
 
-    ruleset = ctx.params.get("ruleset")  # None while click's parse is incomplete: then all
-    chosen = [ruleset] if ruleset in registry.available() else sorted(registry.available())
-    helps = [o for r in chosen for o in registry.get(r).options_help()]
+    named = _named_ruleset(ctx)
+    chosen = [named] if named else [registry.get(r) for r in sorted(registry.available())]
+    helps = [o for r in chosen for o in r.options_help()]
     name, sep, value = incomplete.partition("=")
     if not sep:
         return [CompletionItem(f"{o.name}=", help=o.help) for o in helps if o.name.startswith(name)]
@@ -218,6 +236,38 @@ def complete_option(
     if values is None:
         return []
     return [CompletionItem(f"{name}={v}") for v in map(str, values) if v.startswith(value)]
+
+
+def complete_bot(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The bots of the ruleset named (``selfplay``), else of every installed one."""
+    from pbem.ruleset import registry
+
+    named = _named_ruleset(ctx)
+    chosen = [named] if named else [registry.get(r) for r in sorted(registry.available())]
+    names = sorted({b for r in chosen for b in r.bots()})
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
+def complete_seat(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The seats of the game named before (``call GAME SEAT``): read, never imported."""
+    from pathlib import Path
+
+    from pbem.format import gamefile
+
+    target = ctx.params.get("target") or ""
+    try:
+        if Path(target).is_file():
+            names = [c.name for c in gamefile.read(Path(target)).genesis.seats]
+        else:
+            store = Store()
+            names = store.head(store.resolve(target)).position.names
+    except PbemError:  # no such game: nothing to offer
+        return []
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
 
 
 def complete_game(

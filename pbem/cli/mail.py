@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 import click
+from click.shell_completion import CompletionItem
 
 from pbem.cli.common import (
     INTERRUPTED,
     as_option,
     awaited,
+    complete_bot,
     complete_own_identity,
     emit,
     emit_refused,
@@ -258,6 +260,7 @@ def _unexported(game: str) -> str:
     help="A bot answers the decisions of the identities watched and mails them on: random, "
     "greedy, mcts or mcts:N (default: each identity's bot.NAME setting; with neither, you "
     "decide, told by the notify command).",
+    shell_complete=complete_bot,
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
 @reports_errors
@@ -340,6 +343,20 @@ def _one_pass(robot: Robot, as_json: bool) -> int:
     return 2 if report.server_failed else 1 if report.problems else 0
 
 
+def complete_setting(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The settings ``pbem config set`` knows: ``smtp.*``, ``imap.*``, ``notify``, and
+    ``bot.NAME`` for each identity of the keyring."""
+    servers = (("smtp", mail_config.Smtp), ("imap", mail_config.Imap))
+    names = [
+        *(f"{kind}.{field}" for kind, model in servers for field in model.model_fields),
+        "notify",
+        *(f"bot.{item.value}" for item in complete_own_identity(ctx, param, "")),
+    ]
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
 def _notify_epilog() -> str:
     rows = "\n".join(f"  {name:<15} {what}" for name, what in NOTIFY_VARIABLES.items())
     return (
@@ -374,7 +391,7 @@ def config_show(as_json: bool) -> None:
 
 
 @config.command("set")
-@click.argument("key")
+@click.argument("key", shell_complete=complete_setting)
 @click.argument("value", required=False)
 @click.option(
     "--store-in-clear", is_flag=True, help="Allow storing a password in the settings file."
@@ -399,7 +416,7 @@ def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool)
 
 
 @config.command("unset")
-@click.argument("key")
+@click.argument("key", shell_complete=complete_setting)
 @json_option
 @reports_errors
 def config_unset(key: str, as_json: bool) -> None:

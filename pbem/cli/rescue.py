@@ -10,6 +10,8 @@ import click
 
 from pbem.cli.common import (
     as_option,
+    complete_identity,
+    complete_seat,
     emit,
     game_argument,
     identity,
@@ -47,7 +49,7 @@ def _finish(
 
 @click.command()
 @game_argument
-@click.argument("seats", nargs=-1, required=True)
+@click.argument("seats", nargs=-1, required=True, shell_complete=complete_seat)
 @click.option("--end", is_flag=True, help="End the game, scored as it stands (no escrow).")
 @as_option
 @out_option
@@ -118,7 +120,13 @@ def resign(target: str, as_name: str | None, output: Path | None, as_json: bool)
 
 @click.command()
 @game_argument
-@click.option("--to", "to", required=True, help="The substitute: a card file or a name.")
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    help="The substitute: a card file or a name.",
+    shell_complete=complete_identity,
+)
 @click.option("--seat", "seat", help="A seat whose secret is public (rescued), to hand over.")
 @as_option
 @out_option

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
-from pbem.cli.common import emit, json_option, named_ruleset, reports_errors
+from pbem.cli.common import complete_ruleset, emit, json_option, named_ruleset, reports_errors
 from pbem.format import gamefile
 from pbem.format.errors import UsageError
 from pbem.ledger.replay import Replay
@@ -26,9 +27,24 @@ from pbem.ruleset.rules import Ruleset
 RULINGS = "rulings"
 
 
+def complete_section(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The numbered sections of GAME's rules, its topics, and ``rulings``."""
+    targets = registry.available()
+    game = ctx.params.get("game")
+    if game not in targets:
+        return []
+    ruleset = registry.instance(targets[game])
+    book = ruleset.rulebook()
+    names = [s.id for s in book.all()] if book else []
+    names += [t.name for t in ruleset.topics(None)] + [RULINGS]
+    return [CompletionItem(n) for n in names if n.lower().startswith(incomplete.lower())]
+
+
 @click.command()
-@click.argument("game", required=False)
-@click.argument("section", required=False)
+@click.argument("game", required=False, shell_complete=complete_ruleset)
+@click.argument("section", required=False, shell_complete=complete_section)
 @click.option(
     "--game",
     "game_file",
