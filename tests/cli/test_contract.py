@@ -420,6 +420,8 @@ def test_an_error_is_one_object_with_its_code_and_exit_code(table: Path, command
         answer = one_object(result.stdout)
     assert answer["ok"] is False and answer["error"] and answer["code"] == code, answer
     assert {"step", "seat"} <= answer.keys()
+    for name in ("notjson.json", "dup.json"):  # which file, when several may be given
+        assert name not in args or name in answer["error"], answer
     text = pbem(*args)  # the same error as one line on stderr (after any report it ends)
     assert text.exit_code == exit_code, text.output
     said = "pbem watch: " if command == "watch" else "pbem: error: "  # watch goes on
