@@ -66,7 +66,7 @@ class Row:
     interrupt: tuple[str, list[str]] | str
 
 
-NEVER = "never waits: it reads small files of the home and ends"
+NEVER = "never waits: it works on a few small files and ends"
 TABLE: dict[str, Row] = {
     "new": Row(
         ["new", "guess", "--seat", "ann", "--seat", "dan", "--as", "ann", "-o", "n.json"],
