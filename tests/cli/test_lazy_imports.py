@@ -1,7 +1,7 @@
 """What a command imports (issue 33: start-up at the floor of the libraries; issue 28: a TAB
 of completion that does not load all of pbem). Listing the commands, by ``--help`` or by
 completing a command's name, imports none of them; completing a ruleset's options loads
-that ruleset, not the mail, the pages or the browser ui; reading a stored game loads its
+that ruleset and no store, ledger or mail, pages or browser ui; reading a stored game loads its
 game's package and not another game's, nor the mail's servers and templates.
 
 Each case runs ``pbem`` in a fresh interpreter and lists the modules it then holds: a check
@@ -91,7 +91,8 @@ def test_completing_a_rulesets_options_loads_that_ruleset_only(tmp_path: Path) -
     modules, out = loaded(tmp_path, **complete("pbem new rattus --option "))
     assert "africanus=" in out
     assert "pbem.games.rattus" in modules
-    assert heavy(modules, ("pbem.games.rattaneer", "pbem.cli.mail", "pbem.cli.look")) == []
+    others = ("pbem.games.rattaneer", "pbem.cli.mail", "pbem.cli.look")
+    assert heavy(modules, (*others, "pbem.ledger", "pbem.store", "pbem.play")) == []
 
 
 def test_completing_a_game_id_loads_no_game(tmp_path: Path) -> None:
