@@ -96,8 +96,9 @@ def test_completing_a_rulesets_options_loads_that_ruleset_only(tmp_path: Path) -
 
 
 def test_completing_a_game_id_loads_no_game(tmp_path: Path) -> None:
-    modules, _ = loaded(tmp_path, **complete("pbem status "))
-    assert heavy(modules, ("pbem.games", "pbem.bots", "pbem.mail")) == []
+    for words in ("pbem status ", "pbem play ", "pbem show ", "pbem send "):
+        modules, _ = loaded(tmp_path, **complete(words))
+        assert heavy(modules, ("pbem.games", "pbem.bots", "pbem.mail")) == [], words
 
 
 def test_reading_a_stored_game_loads_its_game_and_no_mail(tmp_path: Path) -> None:
