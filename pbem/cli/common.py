@@ -10,29 +10,21 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
 
 import click
 from click.shell_completion import CompletionItem
 
-from pbem.crypto.keyring import PASSPHRASE_ENV, Keyring
-from pbem.crypto.keys import Identity
-from pbem.format.card import IdentityCard
 from pbem.format.errors import INTERRUPTED_CODE, IO_CODE, InternalError, PbemError, UsageError
-from pbem.ledger.awaiting import (
-    cosigners,
-    describe_awaiting,
-    owes_automatic,
-    seat_of_card,
-    signature_due,
-)
-from pbem.ledger.position import Position
-from pbem.ledger.terms import StepRejected
-from pbem.ruleset.options import normal_options
-from pbem.ruleset.rules import RulesError, Ruleset
-from pbem.store.chain import short_id
-from pbem.store.exports import Opened
-from pbem.store.store import Store
+
+if TYPE_CHECKING:  # the rest of pbem is imported where it is used: a TAB or --help needs none
+    from pbem.crypto.keyring import Keyring
+    from pbem.crypto.keys import Identity
+    from pbem.format.card import IdentityCard
+    from pbem.ledger.position import Position
+    from pbem.ruleset.rules import Ruleset
+    from pbem.store.exports import Opened
+    from pbem.store.store import Store
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -79,6 +71,8 @@ def interrupted(as_json: bool) -> NoReturn:
 def where_of(err: BaseException) -> dict[str, Any]:
     """The step (from 1) and seat a refusal names, from the ``StepRejected`` that caused
     it however deep it was wrapped (the store adds the file's name to the message)."""
+    from pbem.ledger.terms import StepRejected
+
     seen: BaseException | None = err
     while seen is not None:
         if isinstance(seen, StepRejected):
@@ -140,6 +134,8 @@ def read_passphrase(name: str, *, new: bool = False) -> str:
     """The passphrase for identity ``name``: ``PBEM_PASSPHRASE`` for scripts, else a hidden
     prompt (asked twice for a new key) when a person is at the terminal. Never blocks a
     script on a prompt it cannot answer."""
+    from pbem.crypto.keyring import PASSPHRASE_ENV
+
     env = os.environ.get(PASSPHRASE_ENV)
     if env is not None:
         return env
@@ -179,6 +175,8 @@ def complete_ruleset(
 
 
 def _names(own_only: bool) -> list[str]:
+    from pbem.crypto.keyring import Keyring
+
     try:
         return sorted(card.name for card, own in Keyring().list() if own or not own_only)
     except PbemError:  # a damaged keyring completes nothing, and says nothing
@@ -257,6 +255,7 @@ def complete_seat(
     from pathlib import Path
 
     from pbem.format import gamefile
+    from pbem.store.store import Store
 
     target = ctx.params.get("target") or ""
     try:
@@ -274,6 +273,9 @@ def complete_game(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
     """The short ids of the games in your store, and game files."""
+    from pbem.store.chain import short_id
+    from pbem.store.store import Store
+
     try:
         ids = [short_id(g) for g in Store().ids()]
     except PbemError:
@@ -319,6 +321,9 @@ def option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
 def ruleset_options(rules: Ruleset, pairs: tuple[str, ...]) -> dict[str, Any]:
     """``--option K=V`` values, checked against what the ruleset documents (the values
     ``pbem new --help`` lists) and normalized by it; a bad one is a usage error."""
+    from pbem.ruleset.options import normal_options
+    from pbem.ruleset.rules import RulesError
+
     try:
         return normal_options(rules, option_pairs(pairs))
     except RulesError as exc:
@@ -383,12 +388,16 @@ def own_name(as_name: str | None, keyring: Keyring, seats: list[IdentityCard] | 
 
 def identity(as_name: str | None, seats: list[IdentityCard] | None = None) -> Identity:
     """The acting identity, unsealed (a passphrase may be asked)."""
+    from pbem.crypto.keyring import Keyring
+
     keyring = Keyring()
     return load_identity(keyring, own_name(as_name, keyring, seats))
 
 
 def own_card(as_name: str | None, seats: list[IdentityCard] | None = None) -> IdentityCard | None:
     """Who is reading, without unsealing anything: None when it cannot be told."""
+    from pbem.crypto.keyring import Keyring
+
     keyring = Keyring()
     try:
         return keyring.card(own_name(as_name, keyring, seats))
@@ -404,6 +413,8 @@ def own_card(as_name: str | None, seats: list[IdentityCard] | None = None) -> Id
 def awaited(position: Position) -> dict[str, Any]:
     """Who is awaited, as every command's JSON says it: the names of the seats awaited
     (``awaiting``) and the description people read (``next``)."""
+    from pbem.ledger.awaiting import describe_awaiting
+
     return {
         "awaiting": [position.cards[s].name for s in position.remaining()],
         "next": describe_awaiting(position),
@@ -414,6 +425,8 @@ def next_steps(
     position: Position, target: str, me: IdentityCard | None
 ) -> tuple[dict[str, Any], list[str]]:
     """Who must act next and whom to send the file to, as a report and as lines."""
+    from pbem.ledger.awaiting import cosigners, owes_automatic, seat_of_card, signature_due
+
     waiting = list(position.remaining())
     cards = position.cards
     mine = me is not None and any(cards[s].sign_key == me.sign_key for s in waiting)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -29,18 +30,16 @@ from pbem.cli.common import (
     ruleset_options,
 )
 from pbem.cli.progress import Progress
-from pbem.crypto.keyring import Keyring
-from pbem.crypto.keys import Identity
 from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
-from pbem.format.gamefile import Envelope
 from pbem.format.words import plural
-from pbem.play.author import default_escrow, new_game
-from pbem.play.playing import Note, play_moves, shown
-from pbem.play.signer import seat_of
-from pbem.store.exports import Opened, export_head, open_game
-from pbem.store.journal import Journal
-from pbem.store.store import Store
+
+if TYPE_CHECKING:  # the core is imported by the command that runs: a TAB completes without it
+    from pbem.crypto.keyring import Keyring
+    from pbem.crypto.keys import Identity
+    from pbem.store.exports import Opened
+    from pbem.store.store import Store
+
 
 out_option = click.option(
     "-o",
@@ -140,6 +139,10 @@ def new(
     as_json: bool,
 ) -> None:
     """Create a game of RULESET: sign its genesis as the creator (who must hold a seat)."""
+    from pbem.crypto.keyring import Keyring
+    from pbem.play.author import new_game
+    from pbem.store.store import Store
+
     check_new_file(output)
     rules = named_ruleset(ruleset)
     keyring = Keyring()
@@ -182,6 +185,8 @@ def _escrow(
     specs: tuple[str, ...], cards: list[IdentityCard], keyring: Keyring
 ) -> tuple[str, list[IdentityCard]]:
     """The escrow mode and referees from ``--escrow`` (defaults: architecture §11)."""
+    from pbem.play.author import default_escrow
+
     if not specs:
         return default_escrow(len(cards)), []
     if specs in (("others",), ("none",)):
@@ -241,6 +246,10 @@ def play(
     reveal); the rest is reported, to be played with the next command. Without ACTION, only
     the automatic steps you owe are made. With --send the result is mailed on at once: one
     command per decision."""
+    from pbem.play.playing import Note, play_moves
+    from pbem.store.exports import export_head, open_game
+    from pbem.store.store import Store
+
     check_new_file(output)
     store = Store(progress=Progress())
     with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
@@ -279,6 +288,11 @@ def _signed_on_this_copy(store: Store, opened: Opened, me: Identity, move: str) 
     """A move typed on an old copy of the game, where this player signed a step already
     (the store holds it, further on): refused, naming that step and its export, whatever
     folder or copy the file is in (architecture §10)."""
+    from pbem.format.gamefile import Envelope
+    from pbem.play.playing import shown
+    from pbem.play.signer import seat_of
+    from pbem.store.journal import Journal
+
     assert opened.imported is not None
     seat = seat_of(opened.position, me)
     journal = Journal(store)
@@ -307,6 +321,9 @@ def merge(files: tuple[Path, ...], output: Path | None, as_name: str | None, as_
     """Combine copies of one game whose envelopes to a parallel decision arrived apart:
     each is imported into your store, and the merged head is written as a new file (never
     over an existing one). Signs nothing (``pbem play`` makes the steps you owe)."""
+    from pbem.store.exports import Opened, export_head
+    from pbem.store.store import Store
+
     store = Store(progress=Progress())
     if output is not None and any(output.resolve() == f.resolve() for f in files):
         raise UsageError(f"{output}: will not overwrite an input file; name another with -o")
@@ -334,6 +351,9 @@ def merge(files: tuple[Path, ...], output: Path | None, as_name: str | None, as_
 @reports_errors
 def export(target: str, output: Path | None, as_json: bool) -> None:
     """Write your newest copy of a game as a file (never over an existing one)."""
+    from pbem.store.exports import export_head, open_game
+    from pbem.store.store import Store
+
     store = Store(progress=Progress())
     opened = open_game(store, target)
     notes = opened.notes(store)

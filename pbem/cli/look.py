@@ -6,7 +6,7 @@ player's own private items (``--as``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -23,30 +23,19 @@ from pbem.cli.common import (
     said_read,
 )
 from pbem.cli.progress import Progress
-from pbem.crypto.notes import step_notes
-from pbem.format.card import IdentityCard
 from pbem.format.errors import UsageError
 from pbem.format.words import plural
-from pbem.ledger.awaiting import (
-    decides,
-    describe_awaiting,
-    needs_decision,
-    owes_automatic,
-    seat_of_card,
-    signature_due,
-)
-from pbem.ledger.deadlines import due, waiting
-from pbem.ledger.interruptions import answer_voids_call, describe_interrupt
-from pbem.ledger.logbook import with_open_batch
-from pbem.ledger.position import Position
-from pbem.ledger.seats import signer_card
-from pbem.play.author import own_sealed_action, private_knowledge
-from pbem.play.signer import utc_now
-from pbem.store.exports import Opened, open_game
-from pbem.store.store import Store
+
+if TYPE_CHECKING:  # the core is imported by the command that runs: a TAB completes without it
+    from pbem.format.card import IdentityCard
+    from pbem.ledger.position import Position
+    from pbem.store.exports import Opened
+    from pbem.store.store import Store
 
 
 def _owed(opened: Opened, target: str, seat: int | None) -> list[str]:
+    from pbem.ledger.awaiting import describe_awaiting, owes_automatic
+
     if owes_automatic(opened.position, seat):
         return [
             f"you owe an automatic step ({describe_awaiting(opened.position)}): "
@@ -76,6 +65,12 @@ def _needs_secrets(position: Position, seat: int) -> bool:
 @reports_errors
 def status(target: str, as_name: str | None, as_json: bool) -> None:
     """Show the table, and what is awaited from whom (GAME: a file or a stored game's id)."""
+    from pbem.ledger.awaiting import seat_of_card, signature_due
+    from pbem.ledger.deadlines import due, waiting
+    from pbem.play.signer import utc_now
+    from pbem.store.exports import open_game
+    from pbem.store.store import Store
+
     store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
@@ -130,6 +125,8 @@ def _recent_notes(
 ) -> list[dict[str, Any]]:
     """The notes of the last steps (the open batch included); sealed ones to ``as_name``
     decrypted here, which asks its passphrase only when there is one to open."""
+    from pbem.crypto.notes import step_notes
+
     pos = opened.position
     first = max(0, pos.count - RECENT)
     steps = store.steps(opened.head.game, since=first)
@@ -142,6 +139,8 @@ def _recent_notes(
 
 def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> list[str]:
     """What only ``as_name`` may see, decrypted here with its own keys."""
+    from pbem.play.author import own_sealed_action, private_knowledge
+
     me = identity(as_name, pos.cards)
     out = []
     known = private_knowledge(pos, me)
@@ -165,6 +164,11 @@ def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> 
 @reports_errors
 def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     """List your legal moves now, with the notation to type."""
+    from pbem.ledger.awaiting import decides, describe_awaiting, needs_decision, seat_of_card
+    from pbem.ledger.interruptions import answer_voids_call, describe_interrupt
+    from pbem.store.exports import open_game
+    from pbem.store.store import Store
+
     store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
@@ -221,6 +225,13 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
     """The verified history, one line per step (numbered from 1; the genesis is step 0),
     with what followed by itself (coins paid out, cards handed on) and the notes signed
     into each step indented below it."""
+    from pbem.crypto.notes import step_notes
+    from pbem.ledger.awaiting import seat_of_card
+    from pbem.ledger.logbook import with_open_batch
+    from pbem.ledger.seats import signer_card
+    from pbem.store.exports import open_game
+    from pbem.store.store import Store
+
     store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position

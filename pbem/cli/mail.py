@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 from click.shell_completion import CompletionItem
@@ -36,17 +36,12 @@ from pbem.format.errors import PbemError, Rejected, UsageError
 from pbem.format.files import write_new
 from pbem.format.words import plural
 from pbem.ledger.awaiting import waits_for
-from pbem.mail import config as mail_config
-from pbem.mail import transport
-from pbem.mail.botseat import BotSeat, check_spec
-from pbem.mail.homelock import HomeLock
-from pbem.mail.inbox import describe, import_message
-from pbem.mail.outgoing import prepare
-from pbem.mail.robot import NOTIFY_VARIABLES, Actor, PassReport, Robot
-from pbem.mail.sources import read_messages
 from pbem.store.chain import short_id
 from pbem.store.exports import newest_export, open_game
 from pbem.store.store import Store
+
+if TYPE_CHECKING:  # pbem.mail (SMTP, IMAP, the templates) is imported by the commands that mail
+    from pbem.mail.robot import Robot
 
 #: ``pbem receive`` lists at most this many new steps per game.
 SHOWN = 12
@@ -128,6 +123,10 @@ def mail_game(
     """Mail the newest head of ``game``, after the automatic steps ``me`` owes: what
     ``pbem send`` and ``pbem play --send`` do (``pbem.mail.outgoing``). The report is None
     when nobody else is awaited (the next decision is ``me``'s own): then nothing is sent."""
+    from pbem.mail import config as mail_config
+    from pbem.mail import transport
+    from pbem.mail.outgoing import prepare
+
     settings = mail_config.load()
     smtp = settings.smtp.model_copy(update={"cc": cc}) if cc else settings.smtp
     name = me.name
@@ -159,6 +158,9 @@ def mail_game(
 def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> None:
     """Import the game files in mail: SOURCES are .eml files, mboxes, Maildirs or '-'
     (one message on standard input, from a mail filter)."""
+    from pbem.mail.inbox import describe, import_message
+    from pbem.mail.sources import read_messages
+
     store = Store(progress=Progress())
     me = own_card(as_name)
     games: list[dict[str, Any]] = []
@@ -281,6 +283,11 @@ def watch(
     something. Never deletes mail; safe to stop and restart at any moment. With --bot (or
     an identity's bot.NAME setting) a bot holds that identity's seats: it answers its
     decisions, signs them and mails them on."""
+    from pbem.mail import config as mail_config
+    from pbem.mail.botseat import BotSeat, check_spec
+    from pbem.mail.homelock import HomeLock
+    from pbem.mail.robot import Actor, Robot
+
     if bot_spec is not None:
         check_spec(bot_spec)  # before any passphrase is asked
     settings = mail_config.load()
@@ -326,6 +333,9 @@ def _watched(as_names: tuple[str, ...]) -> list[str]:
 def _one_pass(robot: Robot, as_json: bool) -> int:
     """Run a pass and print it; 0 when all went well, 2 when a server failed, 1 when some
     mail or game was refused. Nothing here stops the robot."""
+    from pbem.mail import transport
+    from pbem.mail.robot import PassReport
+
     try:
         report = robot.run_once()
     except (PbemError, OSError) as exc:
@@ -348,6 +358,8 @@ def complete_setting(
 ) -> list[CompletionItem]:
     """The settings ``pbem config set`` knows: ``smtp.*``, ``imap.*``, ``notify``, and
     ``bot.NAME`` for each identity of the keyring."""
+    from pbem.mail import config as mail_config
+
     servers = (("smtp", mail_config.Smtp), ("imap", mail_config.Imap))
     names = [
         *(f"{kind}.{field}" for kind, model in servers for field in model.model_fields),
@@ -358,6 +370,8 @@ def complete_setting(
 
 
 def _notify_epilog() -> str:
+    from pbem.mail.robot import NOTIFY_VARIABLES
+
     rows = "\n".join(f"  {name:<15} {what}" for name, what in NOTIFY_VARIABLES.items())
     return (
         "The notify command (pbem config set notify 'COMMAND ARGS') is run by pbem watch "
@@ -368,7 +382,16 @@ def _notify_epilog() -> str:
     )
 
 
-@click.group(epilog=_notify_epilog())
+class _Config(click.Group):
+    """``pbem config``, whose help ends with the notify command's variables, read from the
+    robot only when the help is shown."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.epilog = _notify_epilog()
+        super().format_epilog(ctx, formatter)
+
+
+@click.group(cls=_Config)
 def config() -> None:
     """Mail settings (SMTP to send, IMAP for pbem watch, the notify command)."""
 
@@ -378,6 +401,8 @@ def config() -> None:
 @reports_errors
 def config_show(as_json: bool) -> None:
     """Print the settings (a stored password shows as '(stored)')."""
+    from pbem.mail import config as mail_config
+
     data = mail_config.load().model_dump()
     for section in ("smtp", "imap"):
         if data[section]["password"]:
@@ -401,6 +426,8 @@ def config_show(as_json: bool) -> None:
 def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool) -> None:
     """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...;
     bot.NAME: the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy)."""
+    from pbem.mail import config as mail_config
+
     settings = mail_config.load()
     if value is None:
         ask = _ask()
@@ -421,6 +448,8 @@ def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool)
 @reports_errors
 def config_unset(key: str, as_json: bool) -> None:
     """Put KEY back to its default."""
+    from pbem.mail import config as mail_config
+
     settings = mail_config.load()
     mail_config.unset_value(settings, key)
     path = mail_config.save(settings)

@@ -24,15 +24,8 @@ from pbem.cli.common import (
     said_read,
 )
 from pbem.cli.progress import Progress
-from pbem.format import gamefile
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import write_new
-from pbem.store.chain import short_id
-from pbem.store.exports import export_place, open_game
-from pbem.store.store import Store
-from pbem.view.history import walk
-from pbem.view.render import board_svg, page_html
-from pbem.view.seats import seats_of
 
 
 @click.command()
@@ -68,6 +61,14 @@ def show(
 ) -> None:
     """Draw the game: the board, the players, what is awaited, and the audited history
     with every position to step through."""
+    from pbem.format import gamefile  # the pages and the store load when a page is drawn
+    from pbem.store.chain import short_id
+    from pbem.store.exports import export_place, open_game
+    from pbem.store.store import Store
+    from pbem.view.history import walk
+    from pbem.view.render import board_svg, page_html
+    from pbem.view.seats import seats_of
+
     store = Store(progress=Progress())
     try:
         opened = open_game(store, target)

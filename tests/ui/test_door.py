@@ -99,7 +99,7 @@ def test_the_command_is_registered_and_loads_the_server_only_when_run() -> None:
     import subprocess
     import sys
 
-    assert COMMANDS["ui"] == "pbem.cli.ui:ui"
+    assert COMMANDS["ui"][0] == "pbem.cli.ui:ui"
     probe = (
         "import sys; from click.testing import CliRunner; from pbem.cli.main import main; "
         "r = CliRunner().invoke(main, ['--help']); assert 'ui' in r.output; "
