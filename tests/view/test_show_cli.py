@@ -54,6 +54,9 @@ def test_writes_the_page_beside_the_file(game_file: Path) -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report == {
+        "ok": True,
+        "read": {"file": str(game_file), "steps": 60},
+        "head": {"steps": 60, "export": None},
         "wrote": str(game_file.with_name("game.s0060.html")),
         "step": 60,
         "verified": True,
