@@ -38,6 +38,7 @@ from pbem.mail import transport
 from pbem.mail.botseat import BotSeat, check_spec
 from pbem.mail.homelock import HomeLock
 from pbem.mail.inbox import describe, import_message
+from pbem.mail.memory import Memory
 from pbem.mail.outgoing import prepare
 from pbem.mail.robot import NOTIFY_VARIABLES, Actor, PassReport, Robot
 from pbem.mail.sources import read_messages
@@ -157,6 +158,7 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
     """Import the game files in mail: SOURCES are .eml files, mboxes, Maildirs or '-'
     (one message on standard input, from a mail filter)."""
     store = Store(progress=Progress())
+    store.db  # a store that cannot be opened fails now, before any mail is read  # noqa: B018
     me = own_card(as_name)
     games: list[dict[str, Any]] = []
     problems: list[str] = []
@@ -184,7 +186,8 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
         if not as_json:
             for problem in problems:
                 click.echo(f"pbem: {' '.join(problem.split())}", err=True)
-        err = Rejected(f"{plural(len(problems), 'problem')}; everything else was imported")
+        rest = "everything else was imported" if games else "nothing was imported"
+        err = Rejected(f"{plural(len(problems), 'problem')}; {rest}")
         emit_refused(as_json, report, lines, err)
     emit(as_json, report, lines)
 
@@ -227,7 +230,28 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
         lines = [f"no game in progress ({plural(finished, 'finished game')}: pbem games --all)"]
     elif not lines:
         lines = ["no games in the store (pbem receive MAIL)"]
-    emit(as_json, {"games": rows, "finished_hidden": finished}, lines)
+    quarantined = [
+        {"message": label, "reason": reason, "received": when}
+        for label, reason, when in Memory(store).quarantined()
+    ]
+    lines += _quarantine_lines(quarantined, show_all)
+    report = {"games": rows, "finished_hidden": finished, "quarantined": quarantined}
+    emit(as_json, report, lines)
+
+
+#: ``pbem games`` lists this many quarantined messages (``--all``: every one).
+QUARANTINE_SHOWN = 3
+
+
+def _quarantine_lines(quarantined: list[dict[str, Any]], show_all: bool) -> list[str]:
+    """The mail put aside by the input limits, newest first: never imported, marked read."""
+    if not quarantined:
+        return []
+    shown = quarantined if show_all else quarantined[:QUARANTINE_SHOWN]
+    more = len(quarantined) - len(shown)
+    head = f"{plural(len(quarantined), 'mail')} quarantined (refused by an input limit)"
+    lines = [head + (f"; the newest {len(shown)} (pbem games --all: every one):" if more else ":")]
+    return lines + [f"  {q['message']}: {q['reason']}" for q in shown]
 
 
 def _unexported(game: str) -> str:

@@ -22,7 +22,7 @@ from pbem.format.errors import UsageError
 
 FILE_NAME = "store.sqlite"
 APPLICATION_ID = 0x7062656D  # "pbem"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_MS = 60_000
 #: The write-ahead log is folded into the database every this many pages and then cut back
 #: to ``WAL_BYTES``: a ``watch`` that runs for weeks keeps one connection open, and without
@@ -150,6 +150,15 @@ CREATE TABLE asked (                -- requests for missing steps sent, so each 
   asked INTEGER NOT NULL,
   PRIMARY KEY (game, have)
 ) WITHOUT ROWID;
+""",
+    3: """
+CREATE TABLE quarantine (           -- mail refused by an input limit: read, never imported
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,         -- as the robot remembers messages (Message-ID, digest)
+  label TEXT NOT NULL,              -- its Message-ID, subject or where it was read
+  reason TEXT NOT NULL,
+  received INTEGER NOT NULL
+);
 """,
 }
 
