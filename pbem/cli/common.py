@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, ParamSpec, TypeVar
@@ -31,6 +32,7 @@ from pbem.ledger.terms import StepRejected
 from pbem.ruleset.options import normal_options
 from pbem.ruleset.rules import RulesError, Ruleset
 from pbem.store.chain import short_id
+from pbem.store.db import damaged
 from pbem.store.store import Store
 
 P = ParamSpec("P")
@@ -88,6 +90,9 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except PbemError as err:
             fail(str(err), err.exit_code, detail=err.detail, as_json=as_json, **where_of(err))
+        except sqlite3.DatabaseError as err:  # the store file is damaged: not a bug of pbem
+            damage = damaged(err)
+            fail(str(damage), damage.exit_code, as_json=as_json)
         except BrokenPipeError:  # the reader left (``pbem log | head``): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(BROKEN_PIPE)

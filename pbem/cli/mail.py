@@ -8,6 +8,7 @@ that is refused (stale, forked, damaged) exits 1 after everything else was impor
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any, Literal
@@ -43,6 +44,7 @@ from pbem.mail.outgoing import prepare
 from pbem.mail.robot import NOTIFY_VARIABLES, Actor, PassReport, Robot
 from pbem.mail.sources import read_messages
 from pbem.store.chain import short_id
+from pbem.store.db import damaged
 from pbem.store.exports import newest_export, open_game
 from pbem.store.store import Store
 
@@ -349,6 +351,8 @@ def _one_pass(robot: Robot, as_json: bool) -> int:
         report = robot.run_once()
     except (PbemError, OSError) as exc:
         report = PassReport(problems=[str(exc)], server_failed=True)
+    except sqlite3.DatabaseError as exc:  # the store is damaged: said, and tried again
+        report = PassReport(problems=[str(damaged(exc))], server_failed=True)
     for line in report.lines:
         click.echo(json.dumps({"ok": True, "event": line}) if as_json else line)
     for problem in report.problems:

@@ -18,6 +18,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
+from pbem.crypto.keyring import default_home
 from pbem.format.errors import UsageError
 
 FILE_NAME = "store.sqlite"
@@ -163,6 +164,20 @@ CREATE TABLE quarantine (           -- mail refused by an input limit: read, nev
 }
 
 
+class Damaged(UsageError):
+    """The store file is damaged (a page overwritten, a table missing, a row that does not
+    decode): one line with exit 2, as for any file that cannot be read; nothing is written
+    to it, and what verifies is rebuilt from the steps where it can be (a checkpoint)."""
+
+
+def damaged(reason: object, home: Path | None = None) -> Damaged:
+    path = store_path(home if home is not None else default_home())
+    return Damaged(
+        f"{path}: the store is damaged ({reason}); it was left as it is (move it away and "
+        "receive or open your game files again to start afresh)"
+    )
+
+
 def pack(data: bytes) -> bytes:
     """An item's canonical bytes as the items table keeps them: zlib-compressed when that
     is smaller (the keys, ciphertexts and proofs in base64 shrink by about a fifth), else
@@ -174,7 +189,12 @@ def pack(data: bytes) -> bytes:
 def unpack(blob: bytes) -> bytes:
     """The canonical bytes ``pack`` kept. A canonical item is a JSON object, so it starts
     with ``{``; a zlib stream never does (its first byte is 0x78 here)."""
-    return blob if blob[:1] == b"{" else zlib.decompress(blob)
+    if not isinstance(blob, bytes):
+        raise damaged(f"an item of type {type(blob).__name__}")
+    try:
+        return blob if blob[:1] == b"{" else zlib.decompress(blob)
+    except zlib.error as exc:
+        raise damaged(f"an item does not unpack: {exc}") from None
 
 
 def store_path(home: Path) -> Path:
@@ -202,8 +222,15 @@ def connect(path: Path) -> sqlite3.Connection:
     if app != APPLICATION_ID:
         db.close()
         raise _refuse(path, "not a pbem store (another program's database)")
+    if version < 1:
+        db.close()
+        raise _refuse(path, f"not a pbem store (schema {version})")
     if version < SCHEMA_VERSION:
-        _upgrade(db, version)
+        try:
+            _upgrade(db, version)
+        except sqlite3.DatabaseError as exc:  # tables of a later schema in an earlier one
+            db.close()
+            raise _refuse(path, f"schema {version} cannot be upgraded ({exc}): damaged") from None
     elif version != SCHEMA_VERSION:
         db.close()
         newer = f"schema {version}; this pbem reads {SCHEMA_VERSION} and older"
