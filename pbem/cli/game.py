@@ -8,6 +8,7 @@ new file beside the old one, named by step (``game.s0031.json``), never written 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -32,6 +33,7 @@ from pbem.crypto.keys import Identity
 from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.gamefile import Envelope
+from pbem.format.limits import read_input
 from pbem.format.words import plural
 from pbem.play.author import default_escrow, new_game
 from pbem.play.playing import Note, play_moves, shown
@@ -55,12 +57,7 @@ def card_of(spec: str, keyring: Keyring) -> IdentityCard:
     ``--seat alice`` beside a folder ``alice`` is alice of the keyring."""
     path = Path(spec)
     if path.suffix == ".json" or path.is_file():
-        try:
-            return IdentityCard.from_json(path.read_bytes(), what=str(path))
-        except FileNotFoundError as exc:
-            raise UsageError(f"{path}: no such file") from exc
-        except OSError as exc:
-            raise UsageError(f"{path}: cannot read it: {exc.strerror}") from exc
+        return IdentityCard.from_json(read_input(path), what=str(path))
     return keyring.card(spec)
 
 
@@ -292,7 +289,8 @@ def merge(files: tuple[Path, ...], output: Path | None, as_name: str | None, as_
     each is imported into your store, and the merged head is written as a new file (never
     over an existing one). Signs nothing (``pbem play`` makes the steps you owe)."""
     store = Store(progress=Progress())
-    if output is not None and any(output.resolve() == f.resolve() for f in files):
+    same = os.path.realpath  # never raises (a symlink loop is refused when it is read)
+    if output is not None and any(same(output) == same(f) for f in files):
         raise UsageError(f"{output}: will not overwrite an input file; name another with -o")
     with store.writing():
         imported = [store.import_file(f) for f in files]

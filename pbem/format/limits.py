@@ -15,6 +15,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from pbem.format.errors import Rejected, UsageError
 
@@ -92,11 +93,11 @@ def check_digits(text: str, what: str) -> None:
         raise OverLimit(f"{what}: a number of {digits} digits (at most {MAX_INT_DIGITS})")
 
 
-def read_input(path: Path, what: str | None = None, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a regular file, at most ``limit`` of them. Anything else (a FIFO, a
-    device such as ``/dev/zero``, a socket) is refused without reading, since reading it
-    could block forever or never end; a missing file, a folder, a symlink loop or a
-    permission problem is one line with exit 2."""
+def open_input(path: Path, what: str | None = None) -> BinaryIO:
+    """A regular file, opened for reading. Anything else (a FIFO, a device such as
+    ``/dev/zero``, a socket) is refused without reading, since reading it could block
+    forever or never end; a missing file, a folder, a symlink loop or a permission
+    problem is one line with exit 2."""
     name = what or str(path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -108,12 +109,19 @@ def read_input(path: Path, what: str | None = None, limit: int = MAX_FILE_BYTES)
         if exc.errno == errno.ELOOP:
             raise UsageError(f"{name}: a loop of symbolic links") from None
         raise UsageError(f"{name}: cannot read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
         if stat.S_ISDIR(mode):
             raise UsageError(f"{name}: is a folder, not a file")
-        if not stat.S_ISREG(mode):
-            raise UsageError(f"{name}: not a regular file (a pipe or a device is not read)")
+        raise UsageError(f"{name}: is not a regular file (a pipe or a device is never read)")
+    return os.fdopen(fd, "rb")
+
+
+def read_input(path: Path, what: str | None = None, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file (``open_input``), at most ``limit`` of them."""
+    name = what or str(path)
+    with open_input(path, name) as handle:
         try:
             data = handle.read(limit + 1)
         except OSError as exc:

@@ -245,7 +245,7 @@ class Store:
     def _item(self, key: bytes) -> Any:
         row = self.db.execute("SELECT data FROM items WHERE hash = ?", (key,)).fetchone()
         if row is None:
-            raise UsageError("the store is missing an item it lists (damaged?)")
+            raise damaged(f"item {key.hex()[:12]} is missing", self.home)
         data = unpack(row[0])
         try:
             value = json.loads(data)
