@@ -1,4 +1,4 @@
-"""The input limits (``schemas/format.md`` §12, README "Limits"): stated once, here, and
+"""The input limits (``schemas/format.md`` §11, README "Limits"): stated once, here, and
 checked before anything untrusted is parsed.
 
 Whatever reaches pbem from outside (a file named on the command line, a mail, an option
