@@ -35,6 +35,18 @@ MAX_MIME_DEPTH = 8
 """Nesting of MIME parts (a mail forwarded within a forward is 4 deep)."""
 MAX_ATTACHMENTS = 16
 """Attachments of one mail."""
+MAX_HEADER_BYTES = 16 * 1024
+"""One header field of a mail, with its continuation lines (the stdlib parser takes time
+that grows faster than the length: 20,000 parameters take seconds)."""
+MAX_READ_HEADER_BYTES = 2 * 1024
+"""One of the header fields pbem reads (``READ_HEADERS``): those are parsed, the others
+only measured."""
+READ_HEADERS = frozenset(
+    {"from", "subject", "message-id", "x-pbem-reminder", "content-type", "content-disposition",
+     "content-transfer-encoding"}
+)  # fmt: skip
+MAX_MIME_PARAMETERS = 32
+"""Parameters of a Content-Type or Content-Disposition field (pbem writes 2)."""
 
 #: The limits as they are documented (``pbem.format.limits`` is their one source).
 STATED = {
@@ -45,6 +57,9 @@ STATED = {
     "MIME parts": str(MAX_MIME_PARTS),
     "MIME nesting": f"{MAX_MIME_DEPTH} levels",
     "attachments": str(MAX_ATTACHMENTS),
+    "mail header field": f"{MAX_HEADER_BYTES // 1024} KiB",
+    "mail header field read": f"{MAX_READ_HEADER_BYTES // 1024} KiB",
+    "MIME parameters": str(MAX_MIME_PARAMETERS),
 }
 
 

@@ -34,9 +34,13 @@ from pbem.format.errors import Rejected
 from pbem.format.gamefile import GameFile
 from pbem.format.limits import (
     MAX_ATTACHMENTS,
+    MAX_HEADER_BYTES,
     MAX_MAIL_BYTES,
     MAX_MIME_DEPTH,
+    MAX_MIME_PARAMETERS,
     MAX_MIME_PARTS,
+    MAX_READ_HEADER_BYTES,
+    READ_HEADERS,
     OverLimit,
     check_size,
 )
@@ -46,6 +50,14 @@ QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)
 #: Header lines that open a container part (multipart or an enclosed message), counted
 #: before the mail is parsed: the parser recurses into each.
 CONTAINER = re.compile(rb"^content-type:\s*(?:multipart|message)/", re.IGNORECASE | re.MULTILINE)
+#: Lines that may open a part (``--boundary``): a mail with thousands is refused before the
+#: parser reads each part (4 for each part allowed: some text lines start so too).
+DELIMITER = re.compile(rb"^--", re.MULTILINE)
+#: The header fields the parser reads while it parses (to find parts), with their
+#: continuation lines: measured before it does.
+STRUCTURE = re.compile(
+    rb"^content-(?:type|disposition):[^\n]*(?:\n[ \t][^\n]*)*", re.IGNORECASE | re.MULTILINE
+)
 MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(<[^<>\s]{1,250}>)", re.IGNORECASE | re.MULTILINE)
 HEADER_END = re.compile(rb"\r?\n\r?\n")
 
@@ -122,6 +134,24 @@ def check_mail(raw: bytes, where: str) -> None:
     containers = len(CONTAINER.findall(raw))
     if containers > MAX_MIME_PARTS:
         raise OverLimit(f"more than {MAX_MIME_PARTS} MIME parts ({containers} containers)")
+    delimiters = len(DELIMITER.findall(raw))
+    if delimiters > 4 * MAX_MIME_PARTS:
+        raise OverLimit(f"more than {MAX_MIME_PARTS} MIME parts ({delimiters} boundary lines)")
+    for found in STRUCTURE.finditer(raw):
+        name, value = found.group().decode("ascii", "replace").split(":", 1)
+        _header_size(name, value)
+
+
+def _header_size(name: str, value: str) -> None:
+    """A header field within the limits: its length (shorter for the fields pbem reads:
+    the parser's time grows faster than their length), and its parameters."""
+    read = name.strip().lower() in READ_HEADERS
+    limit = MAX_READ_HEADER_BYTES if read else MAX_HEADER_BYTES
+    if len(value) > limit:
+        raise OverLimit(f"a {name[:40]} header of {len(value)} bytes (at most {limit // 1024} KiB)")
+    structural = name.lower() in {"content-type", "content-disposition"}
+    if structural and value.count(";") > MAX_MIME_PARAMETERS:
+        raise OverLimit(f"a {name} header with more than {MAX_MIME_PARAMETERS} parameters")
 
 
 def _parts(message: Message) -> Iterator[tuple[Message, int]]:
@@ -135,6 +165,8 @@ def _parts(message: Message) -> Iterator[tuple[Message, int]]:
             raise OverLimit(f"more than {MAX_MIME_PARTS} MIME parts")
         if depth > MAX_MIME_DEPTH:
             raise OverLimit(f"MIME parts nested deeper than {MAX_MIME_DEPTH} levels")
+        for name, value in part.raw_items():  # before any is parsed (they are, on access)
+            _header_size(name, str(value))
         yield part, depth
         if part.is_multipart():
             children = part.get_payload()
@@ -151,11 +183,12 @@ def open_message(raw: bytes, fallback: str) -> tuple[Found, list[Part]]:
     try:
         check_mail(raw, found.label)
         message = parse_message(raw)
+        walked = [part for part, _ in _parts(message)]  # the limits, before any header is read
         found.label = describe(message, fallback)
         sender = getattr(message["From"], "addresses", ())
         found.sender = sender[0].addr_spec if sender else ""
         found.reminder = str(message.get("X-Pbem-Reminder", "")).strip() == "yes"
-        parts = [_part(part) for part, _ in _parts(message) if not part.is_multipart()]
+        parts = [_part(part) for part in walked if not part.is_multipart()]
     except OverLimit as exc:
         found.refuse(exc)
         return found, []

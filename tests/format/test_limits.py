@@ -84,7 +84,10 @@ def test_a_mail_is_remembered_by_its_message_id_and_its_body() -> None:
 @pytest.mark.parametrize(
     ("raw", "reason"),
     [
-        (b"From: " + b"(" * 20000 + b"a <a@example.org>\n\nhi\n", "cannot be read as mail"),
+        (b"From: " + b"(" * 1000 + b"a <a@example.org>\n\nhi\n", "cannot be read as mail"),
+        (b"From: " + b"(a)" * 5000 + b" <a@example.org>\n\nhi\n", "a From header of 15016"),
+        (b"X-Any: " + b"a" * 17000 + b"\n\nhi\n", "a X-Any header of 17000 bytes (at most 16"),
+        (b"Content-Type: text/plain" + b"; a=b" * 33 + b"\n\nhi\n", "more than 32 parameters"),
         (b"Content-Type: multipart/mixed\n" * 65 + b"\nhi\n", "more than 64 MIME parts"),
     ],
 )
