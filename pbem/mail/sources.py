@@ -7,6 +7,7 @@ Mailboxes are opened read-only in effect: messages are read, never removed or fl
 from __future__ import annotations
 
 import mailbox
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +29,8 @@ def read_messages(source: str) -> Iterator[tuple[str, bytes]]:
     if path.is_dir():
         yield from _maildir(path)
         return
+    if not os.path.lexists(path):
+        raise UsageError(f"{path}: no such file or mailbox")
     with open_input(path) as handle:
         first = handle.read(len(b"From "))
     if first == b"From ":
