@@ -77,7 +77,7 @@ def main() -> None:
             ask = Ask(verb="pirates", picks=["3", "7"])
         compare(
             f"{rules.id}: the game's page ({len(file.steps)} steps)",
-            partial(game_page, store, game, me.card, None, "token", True),
+            partial(game_page, store, game, me.card, None, "token", "/s/root", True),
             partial(show, file),
         )
         compare(

@@ -19,7 +19,7 @@ from click.shell_completion import CompletionItem
 from pbem.crypto.keyring import PASSPHRASE_ENV, Keyring
 from pbem.crypto.keys import Identity
 from pbem.format.card import IdentityCard
-from pbem.format.errors import PbemError, UsageError
+from pbem.format.errors import INTERRUPTED_CODE, IO_CODE, InternalError, PbemError, UsageError
 from pbem.ledger.awaiting import (
     cosigners,
     describe_awaiting,
@@ -33,6 +33,7 @@ from pbem.ruleset.options import normal_options
 from pbem.ruleset.rules import RulesError, Ruleset
 from pbem.store.chain import short_id
 from pbem.store.db import damaged
+from pbem.store.exports import Opened
 from pbem.store.store import Store
 
 P = ParamSpec("P")
@@ -46,15 +47,22 @@ BROKEN_PIPE = 141
 
 
 def fail(
-    message: str, exit_code: int, *, detail: str | None = None, as_json: bool = False, **where: Any
+    message: str,
+    exit_code: int,
+    *,
+    code: str,
+    detail: str | None = None,
+    as_json: bool = False,
+    **where: Any,
 ) -> NoReturn:
     """Print ``pbem: error: …`` as a single line on stderr (then any evidence) and exit;
     with ``--json``, the same as one JSON object on stdout instead:
-    ``{"ok": false, "error": …, "step": …, "seat": …}`` (``step`` and ``seat`` as people
-    read them, or null), with the same exit code."""
+    ``{"ok": false, "error": …, "code": …, "step": …, "seat": …}`` (``code`` the error's
+    class, ``step`` and ``seat`` as people read them, or null), with the same exit code."""
     one_line = " ".join(message.split())
     if as_json:
-        report = {"ok": False, "error": one_line, "step": None, "seat": None, **where}
+        report = {"ok": False, "error": one_line, "code": code, "step": None, "seat": None}
+        report |= where
         if detail:
             report["detail"] = detail
         click.echo(json.dumps(report, indent=1, sort_keys=True))
@@ -63,6 +71,11 @@ def fail(
     if detail:
         click.echo(detail, err=True)
     sys.exit(exit_code)
+
+
+def interrupted(as_json: bool) -> NoReturn:
+    """Ctrl-C anywhere, or Ctrl-D at a prompt: one line (or object), exit 130."""
+    fail("interrupted", INTERRUPTED, code=INTERRUPTED_CODE, as_json=as_json)
 
 
 def where_of(err: BaseException) -> dict[str, Any]:
@@ -89,18 +102,26 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except PbemError as err:
-            fail(str(err), err.exit_code, detail=err.detail, as_json=as_json, **where_of(err))
+            fail(
+                str(err),
+                err.exit_code,
+                code=err.code,
+                detail=err.detail,
+                as_json=as_json,
+                **where_of(err),
+            )
         except sqlite3.DatabaseError as err:  # the store file is damaged: not a bug of pbem
             damage = damaged(err)
-            fail(str(damage), damage.exit_code, as_json=as_json)
+            fail(str(damage), damage.exit_code, code=damage.code, as_json=as_json)
         except BrokenPipeError:  # the reader left (``pbem log | head``): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(BROKEN_PIPE)
         except OSError as err:
             where = f": {err.filename}" if err.filename else ""
-            fail(f"{err.strerror or err}{where}", UsageError.exit_code, as_json=as_json)
-        except KeyboardInterrupt:
-            fail("interrupted", INTERRUPTED, as_json=as_json)
+            message = f"{err.strerror or err}{where}"
+            fail(message, UsageError.exit_code, code=IO_CODE, as_json=as_json)
+        except (KeyboardInterrupt, click.exceptions.Abort):  # Ctrl-D at a prompt is Abort
+            interrupted(as_json)
         except Exception as err:  # a bug: still one line, never a traceback (architecture §8)
             if os.environ.get(DEBUG_ENV):
                 raise
@@ -108,6 +129,7 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
                 f"internal error ({type(err).__name__}: {err}); this is a bug in pbem, please "
                 f"report it (set {DEBUG_ENV}=1 to see where it happened)",
                 INTERNAL_ERROR,
+                code=InternalError.code,
                 as_json=as_json,
             )
 
@@ -183,17 +205,35 @@ def complete_identity(
     return [*names, CompletionItem(incomplete, type="file")]
 
 
+def _words() -> list[str]:
+    """The command line being completed (click's shells all pass it in COMP_WORDS): for
+    what click has not parsed yet, such as the ruleset before an ``--option`` that awaits
+    its value."""
+    from click.shell_completion import split_arg_string
+
+    return split_arg_string(os.environ.get("COMP_WORDS", ""))
+
+
+def _named_ruleset(ctx: click.Context) -> Any:
+    """The ruleset the command line names (``new rattus …``), or None."""
+    from pbem.ruleset import registry
+
+    known = registry.available()
+    named = ctx.params.get("ruleset") or next((w for w in _words() if w in known), None)
+    return registry.instance(known[named]) if named in known else None
+
+
 def complete_option(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
-    """``NAME=`` for each option of the ruleset (of every installed one when it cannot be
-    told yet), then the values it lists."""
+    """``NAME=`` for each option of the ruleset named (of every installed one when none
+    is), then the values it lists."""
     from pbem.ruleset import registry
     from pbem.ruleset.options import allowed
 
-    ruleset = ctx.params.get("ruleset")  # None while click's parse is incomplete: then all
-    chosen = [ruleset] if ruleset in registry.available() else sorted(registry.available())
-    helps = [o for r in chosen for o in registry.get(r).options_help()]
+    named = _named_ruleset(ctx)
+    chosen = [named] if named else [registry.get(r) for r in sorted(registry.available())]
+    helps = [o for r in chosen for o in r.options_help()]
     name, sep, value = incomplete.partition("=")
     if not sep:
         return [CompletionItem(f"{o.name}=", help=o.help) for o in helps if o.name.startswith(name)]
@@ -201,6 +241,38 @@ def complete_option(
     if values is None:
         return []
     return [CompletionItem(f"{name}={v}") for v in map(str, values) if v.startswith(value)]
+
+
+def complete_bot(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The bots of the ruleset named (``selfplay``), else of every installed one."""
+    from pbem.ruleset import registry
+
+    named = _named_ruleset(ctx)
+    chosen = [named] if named else [registry.get(r) for r in sorted(registry.available())]
+    names = sorted({b for r in chosen for b in r.bots()})
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
+def complete_seat(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The seats of the game named before (``call GAME SEAT``): read, never imported."""
+    from pathlib import Path
+
+    from pbem.format import gamefile
+
+    target = ctx.params.get("target") or ""
+    try:
+        if Path(target).is_file():
+            names = [c.name for c in gamefile.read(Path(target)).genesis.seats]
+        else:
+            store = Store()
+            names = store.head(store.resolve(target)).position.names
+    except PbemError:  # no such game: nothing to offer
+        return []
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
 
 
 def complete_game(
@@ -227,6 +299,17 @@ game_argument = click.argument("target", metavar="GAME", shell_complete=complete
 """A game file, or the id (or its first characters) of a game in your store."""
 
 
+def named_ruleset(name: str) -> Ruleset:
+    """The ruleset a command line names; an unknown one is a usage error (exit 2) in every
+    command (a game file naming one is refused, exit 1, by the registry)."""
+    from pbem.ruleset import registry
+
+    targets = registry.available()
+    if name not in targets:
+        raise UsageError(f"unknown ruleset {name!r} (installed: {', '.join(sorted(targets))})")
+    return registry.instance(targets[name])
+
+
 def option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
     """``--option K=V`` values as a dict; a malformed one is a usage error."""
     out: dict[str, str] = {}
@@ -248,8 +331,10 @@ def ruleset_options(rules: Ruleset, pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 def emit(as_json: bool, report: dict[str, Any], lines: list[str]) -> None:
+    """A command's answer: the lines, or with ``--json`` the report as one object with
+    ``"ok": true`` (so that a script tests one key, whatever the command)."""
     if as_json:
-        click.echo(json.dumps(report, indent=1, sort_keys=True))
+        click.echo(json.dumps({**report, "ok": True}, indent=1, sort_keys=True))
     else:
         for line in lines:
             click.echo(line)
@@ -262,7 +347,7 @@ def emit_refused(
     a fork): the lines, then the error as usual; with ``--json`` one object, the report
     with ``ok`` false and the error's fields, so that stdout holds one JSON value."""
     if as_json:
-        report = {**report, "ok": False, "error": " ".join(str(err).split())}
+        report = {**report, "ok": False, "error": " ".join(str(err).split()), "code": err.code}
         report |= {"step": None, "seat": None, **where_of(err)}
         if err.detail:
             report["detail"] = err.detail
@@ -270,6 +355,16 @@ def emit_refused(
         sys.exit(err.exit_code)
     emit(False, report, lines)
     raise err
+
+
+def said_read(opened: Opened, store: Store, as_json: bool) -> dict[str, Any]:
+    """A reading command says what it read: when the file given is behind the store's
+    head, one line on stderr (the answer on stdout is the head's); with ``--json`` the
+    report's ``read`` and ``head`` (returned)."""
+    if not as_json:
+        for line in opened.notes(store):
+            click.echo(line, err=True)
+    return opened.read(store)
 
 
 # ----- who is acting ----------------------------------------------------------------------

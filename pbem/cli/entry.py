@@ -13,6 +13,10 @@ def run() -> None:
 
         print(f"pbem, version {__version__}")
         return
-    from pbem.cli.main import main
+    try:
+        from pbem.cli.main import main
 
-    main()
+        main()
+    except KeyboardInterrupt:  # Ctrl-C while pbem starts: one line, as everywhere
+        print("pbem: error: interrupted", file=sys.stderr)
+        sys.exit(130)

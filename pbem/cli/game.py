@@ -22,6 +22,7 @@ from pbem.cli.common import (
     game_argument,
     identity,
     json_option,
+    named_ruleset,
     next_steps,
     own_card,
     reports_errors,
@@ -38,7 +39,6 @@ from pbem.format.words import plural
 from pbem.play.author import default_escrow, new_game
 from pbem.play.playing import Note, play_moves, shown
 from pbem.play.signer import seat_of
-from pbem.ruleset import registry
 from pbem.store.exports import Opened, export_head, open_game
 from pbem.store.journal import Journal
 from pbem.store.store import Store
@@ -49,6 +49,21 @@ out_option = click.option(
     type=click.Path(path_type=Path),
     help="Name the new file (it must not exist). Default: beside GAME, named by step.",
 )
+
+
+def check_new_file(output: Path | None) -> None:
+    """Refuse an ``-o`` that could not be written, before anything is signed: a step
+    signed into the store and then not written would be fixed all the same (a different
+    move after it is equivocation)."""
+    if output is None:
+        return
+    if output.exists() or output.is_symlink():
+        raise UsageError(f"{output}: exists already; pbem never writes over a file")
+    folder = output.parent
+    if not folder.is_dir():
+        raise UsageError(f"{output}: there is no folder {folder} to write it in")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{output}: cannot write in the folder {folder}")
 
 
 def card_of(spec: str, keyring: Keyring) -> IdentityCard:
@@ -121,12 +136,11 @@ def new(
     as_json: bool,
 ) -> None:
     """Create a game of RULESET: sign its genesis as the creator (who must hold a seat)."""
-    rules = registry.get(ruleset)
+    check_new_file(output)
+    rules = named_ruleset(ruleset)
     keyring = Keyring()
     cards = [card_of(spec, keyring) for spec in seats]
     parsed = ruleset_options(rules, options)
-    if output.exists():
-        raise UsageError(f"{output}: exists already; choose a new file name")
     mode, referees = _escrow(escrow, cards, keyring)
     me = identity(as_name, cards)
     store = Store(progress=Progress())
@@ -223,6 +237,7 @@ def play(
     reveal); the rest is reported, to be played with the next command. Without ACTION, only
     the automatic steps you owe are made. With --send the result is mailed on at once: one
     command per decision."""
+    check_new_file(output)
     store = Store(progress=Progress())
     with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
         opened = open_game(store, target)

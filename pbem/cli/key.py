@@ -25,8 +25,8 @@ def _card_json(card: IdentityCard, **more: Any) -> dict[str, Any]:
     return {**card.model_dump(), **more}
 
 
-def _emit_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=1, sort_keys=True))
+def _emit_json(value: dict[str, Any]) -> None:
+    click.echo(json.dumps({**value, "ok": True}, indent=1, sort_keys=True))
 
 
 @click.group()
@@ -73,7 +73,7 @@ def list_command(as_json: bool) -> None:
     keyring = Keyring()
     entries = keyring.list()
     if as_json:
-        _emit_json([_card_json(card, own=own) for card, own in entries])
+        _emit_json({"cards": [_card_json(card, own=own) for card, own in entries]})
         return
     if not entries:
         click.echo(

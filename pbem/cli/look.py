@@ -20,6 +20,7 @@ from pbem.cli.common import (
     json_option,
     own_card,
     reports_errors,
+    said_read,
 )
 from pbem.cli.progress import Progress
 from pbem.crypto.notes import step_notes
@@ -29,13 +30,16 @@ from pbem.format.words import plural
 from pbem.ledger.awaiting import (
     decides,
     describe_awaiting,
+    needs_decision,
     owes_automatic,
     seat_of_card,
     signature_due,
 )
 from pbem.ledger.deadlines import due, waiting
+from pbem.ledger.interruptions import answer_voids_call, describe_interrupt
 from pbem.ledger.logbook import with_open_batch
 from pbem.ledger.position import Position
+from pbem.ledger.seats import signer_card
 from pbem.play.author import own_sealed_action, private_knowledge
 from pbem.play.signer import utc_now
 from pbem.store.exports import Opened, open_game
@@ -84,13 +88,15 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
         "steps": pos.count,
         **awaited(pos),
         "view": pos.rules.view(pos.state, None) if pos.state is not None else None,
+        **said_read(opened, store, as_json),
     }
-    out = [*opened.notes(store), f"{pos.rules.id} game {pos.genesis.game}, step {pos.count}"]
+    out = [f"{pos.rules.id} game {pos.genesis.game}, step {pos.count}"]
     out += [f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]" for i, c in enumerate(pos.cards)]
     if board:
         out.append(board)
-    if as_name is not None and seat is None:
-        raise UsageError(f"{as_name!r} holds no seat in this game")
+    referee = me is not None and me in pos.genesis.escrow.referees
+    if as_name is not None and seat is None and not referee:
+        raise UsageError(f"{as_name!r} holds no seat in this game and is no referee")
     if as_name is not None and seat is not None and _needs_secrets(pos, seat):
         out += _private(pos, seat, as_name, report)
     if pos.result is not None:
@@ -167,11 +173,12 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     if seat is None:
         who = as_name or (me.name if me else "you")
         raise UsageError(f"{who!r} holds no seat in this game")
-    notes = opened.notes(store)
+    read = said_read(opened, store, as_json)
     aw = pos.awaiting
-    if not decides(pos, seat):
-        report = {"moves": [], **awaited(pos)}
-        lines = [*notes, f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]
+    voids = needs_decision(pos) and answer_voids_call(pos, seat)  # it may still answer
+    if not decides(pos, seat) and not voids:
+        report = {"moves": [], **awaited(pos), **read}
+        lines = [f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
         return
     assert aw is not None
@@ -179,8 +186,10 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     texts = [pos.rules.format_action(pos.state, seat, action) for action in legal]
     help_text = pos.rules.notation_help(pos.state, seat)
     sample = pos.rules.samples(pos.state, seat)
-    report = {"moves": texts, "help": help_text, "prompt": aw.prompt, "sample": sample}
-    out = [*notes, f"your decision: {aw.prompt or aw.decision}"]
+    report = {"moves": texts, "help": help_text, "prompt": aw.prompt, "sample": sample, **read}
+    out = [f"your decision: {aw.prompt or aw.decision}"]
+    if voids:
+        out.append(f"a call on you is being signed ({describe_interrupt(pos)}): your move voids it")
     if help_text:
         out.append(help_text)
     shown = f", the first {limit}:" if len(texts) > limit else ":"
@@ -221,14 +230,15 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
         raise UsageError(f"{as_name!r} holds no seat in this game")
     steps = store.steps(opened.head.game)
     rows = []
-    lines = [*opened.notes(store)]
+    read = said_read(opened, store, as_json)
+    lines: list[str] = []
     for r in with_open_batch(pos, opened.head.records):
         notes = [n.line(pos.names, seat) for n in step_notes(steps[r.index], reader, seat)]
         rows.append(
             {
                 "step": r.index + 1,
                 "kind": r.kind,
-                "seats": [pos.names[s] for s in r.seats],
+                "seats": [signer_card(pos, s).name for s in r.seats],  # referees too
                 "summary": r.summary,
                 "hash": r.hash,
                 "notes": notes,
@@ -238,4 +248,4 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
         lines.append(f"{r.index + 1:4d} {r.kind:7s} {r.summary}")
         lines += [f"             {c}" for c in r.consequences]
         lines += [f"             note: {n}" for n in notes]
-    emit(as_json, {"steps": rows}, lines)
+    emit(as_json, {"steps": rows, **read}, lines)

@@ -14,10 +14,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 import click
+from click.shell_completion import CompletionItem
 
 from pbem.cli.common import (
+    INTERRUPTED,
     as_option,
     awaited,
+    complete_bot,
     complete_own_identity,
     emit,
     emit_refused,
@@ -283,6 +286,7 @@ def _unexported(game: str) -> str:
     help="A bot answers the decisions of the identities watched and mails them on: random, "
     "greedy, mcts or mcts:N (default: each identity's bot.NAME setting; with neither, you "
     "decide, told by the notify command).",
+    shell_complete=complete_bot,
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
 @reports_errors
@@ -331,6 +335,7 @@ def watch(
                 robot.wait(interval or settings.imap.interval)
         except KeyboardInterrupt:
             click.echo("pbem watch: stopped", err=True)
+            sys.exit(INTERRUPTED)
 
 
 def _watched(as_names: tuple[str, ...]) -> list[str]:
@@ -358,10 +363,26 @@ def _one_pass(robot: Robot, as_json: bool) -> int:
     for problem in report.problems:
         text = " ".join(problem.split())
         if as_json:
-            click.echo(json.dumps({"ok": False, "error": text, "step": None, "seat": None}))
+            code = transport.MailError.code if report.server_failed else Rejected.code
+            report_line = {"ok": False, "error": text, "code": code, "step": None, "seat": None}
+            click.echo(json.dumps(report_line))
         else:
             click.echo(f"pbem watch: {text}", err=True)
     return 2 if report.server_failed else 1 if report.problems else 0
+
+
+def complete_setting(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The settings ``pbem config set`` knows: ``smtp.*``, ``imap.*``, ``notify``, and
+    ``bot.NAME`` for each identity of the keyring."""
+    servers = (("smtp", mail_config.Smtp), ("imap", mail_config.Imap))
+    names = [
+        *(f"{kind}.{field}" for kind, model in servers for field in model.model_fields),
+        "notify",
+        *(f"bot.{item.value}" for item in complete_own_identity(ctx, param, "")),
+    ]
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
 
 
 def _notify_epilog() -> str:
@@ -398,7 +419,7 @@ def config_show(as_json: bool) -> None:
 
 
 @config.command("set")
-@click.argument("key")
+@click.argument("key", shell_complete=complete_setting)
 @click.argument("value", required=False)
 @click.option(
     "--store-in-clear", is_flag=True, help="Allow storing a password in the settings file."
@@ -423,7 +444,7 @@ def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool)
 
 
 @config.command("unset")
-@click.argument("key")
+@click.argument("key", shell_complete=complete_setting)
 @json_option
 @reports_errors
 def config_unset(key: str, as_json: bool) -> None:

@@ -1,7 +1,8 @@
 """``pbem``: the command line. Each command parses, calls the core, prints what happened
 and what to do next. Exit codes (the README's table, held by every command): 0 done,
-1 a file, move or input was refused, 2 usage or I/O error, 3 a bug in pbem. With
-``--json`` every error, a usage error included, is one JSON object on stdout.
+1 a file, move or input was refused, 2 usage or I/O error, 3 a bug in pbem, 130
+interrupted. With ``--json`` every answer is one JSON object on stdout with ``ok``, and
+every error, a usage error included, one with ``ok`` false, ``error`` and ``code``.
 
 Commands are imported only when they run (``pbem --version`` imports none of them), so
 that start-up costs what the command needs and no more."""
@@ -60,19 +61,36 @@ class Lazy(click.Group):
         return command
 
     def main(self, args: Sequence[str] | None = None, *more: Any, **extra: Any) -> Any:
-        """As click's, except that with ``--json`` a usage error (a missing argument, an
-        unknown option) is a JSON object on stdout, like every other error, exit 2."""
-        argv = list(args) if args is not None else sys.argv[1:]
-        if "--json" not in argv or more or extra.get("standalone_mode") is False:
+        """As click's, except that a usage error (a missing argument, an unknown option)
+        is, with ``--json``, a JSON object on stdout like every other error (exit 2), and
+        that Ctrl-C before a command runs (or Ctrl-D at a prompt click asks) is one line
+        and exit 130 as everywhere, not click's "Aborted!" and exit 1."""
+        if more or extra.get("standalone_mode") is False:
             return super().main(args, *more, **extra)
+        argv = list(args) if args is not None else sys.argv[1:]
+        as_json = "--json" in argv
         try:
-            return super().main(argv, *more, **{**extra, "standalone_mode": False})
+            done = super().main(argv, *more, **{**extra, "standalone_mode": False})
         except click.ClickException as exc:
-            report = {"ok": False, "error": exc.format_message(), "step": None, "seat": None}
+            if not as_json:
+                exc.show()
+                sys.exit(exc.exit_code)
+            from pbem.format.errors import UsageError
+
+            report = {
+                "ok": False,
+                "error": exc.format_message(),
+                "code": UsageError.code,
+                "step": None,
+                "seat": None,
+            }
             click.echo(json.dumps(report, indent=1, sort_keys=True))
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
-            sys.exit(130)
+            from pbem.cli.common import interrupted
+
+            interrupted(as_json)
+        sys.exit(done if isinstance(done, int) else 0)
 
 
 @click.group(cls=Lazy)

@@ -10,6 +10,8 @@ import click
 
 from pbem.cli.common import (
     as_option,
+    complete_identity,
+    complete_seat,
     emit,
     game_argument,
     identity,
@@ -17,7 +19,7 @@ from pbem.cli.common import (
     next_steps,
     reports_errors,
 )
-from pbem.cli.game import card_of, out_option
+from pbem.cli.game import card_of, check_new_file, out_option
 from pbem.crypto.keyring import Keyring
 from pbem.crypto.keys import Identity
 from pbem.format.errors import UsageError
@@ -47,7 +49,7 @@ def _finish(
 
 @click.command()
 @game_argument
-@click.argument("seats", nargs=-1, required=True)
+@click.argument("seats", nargs=-1, required=True, shell_complete=complete_seat)
 @click.option("--end", is_flag=True, help="End the game, scored as it stands (no escrow).")
 @as_option
 @out_option
@@ -64,6 +66,7 @@ def call(
     """Call the SEATS (names or numbers) the game has awaited past its deadline: once
     every other active seat has signed the call, a stand-in decides for them in the open,
     or their escrow holders open what they owe; with --end the game ends instead."""
+    check_new_file(output)
     store = Store()
     with store.writing():
         opened = open_game(store, target)
@@ -101,6 +104,7 @@ def _seat(pos: Position, text: str) -> int:
 def resign(target: str, as_name: str | None, output: Path | None, as_json: bool) -> None:
     """Give up your seat: your per-game secrets are published in the step, and from then
     on a stand-in plays the seat in the open (your private knowledge becomes public)."""
+    check_new_file(output)
     store = Store()
     with store.writing():
         opened = open_game(store, target)
@@ -116,7 +120,13 @@ def resign(target: str, as_name: str | None, output: Path | None, as_json: bool)
 
 @click.command()
 @game_argument
-@click.option("--to", "to", required=True, help="The substitute: a card file or a name.")
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    help="The substitute: a card file or a name.",
+    shell_complete=complete_identity,
+)
 @click.option("--seat", "seat", help="A seat whose secret is public (rescued), to hand over.")
 @as_option
 @out_option
@@ -133,6 +143,7 @@ def handover(
     """Hand your seat to a substitute (its secrets sealed to the substitute's key), or, as
     another active seat, co-sign the handover open to it. From that step on the
     substitute's key signs for the seat, with all the seat knows."""
+    check_new_file(output)
     store = Store()
     with store.writing():
         opened = open_game(store, target)

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
-from pbem.cli.common import emit, json_option, reports_errors
+from pbem.cli.common import complete_ruleset, emit, json_option, named_ruleset, reports_errors
 from pbem.format import gamefile
 from pbem.format.errors import UsageError
 from pbem.ledger.replay import Replay
@@ -26,9 +27,24 @@ from pbem.ruleset.rules import Ruleset
 RULINGS = "rulings"
 
 
+def complete_section(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The numbered sections of GAME's rules, its topics, and ``rulings``."""
+    targets = registry.available()
+    game = ctx.params.get("game")
+    if game not in targets:
+        return []
+    ruleset = registry.instance(targets[game])
+    book = ruleset.rulebook()
+    names = [s.id for s in book.all()] if book else []
+    names += [t.name for t in ruleset.topics(None)] + [RULINGS]
+    return [CompletionItem(n) for n in names if n.lower().startswith(incomplete.lower())]
+
+
 @click.command()
-@click.argument("game", required=False)
-@click.argument("section", required=False)
+@click.argument("game", required=False, shell_complete=complete_ruleset)
+@click.argument("section", required=False, shell_complete=complete_section)
 @click.option(
     "--game",
     "game_file",
@@ -48,7 +64,7 @@ def rules(game: str | None, section: str | None, game_file: Path | None, as_json
     if game is None:
         _list(as_json)
         return
-    ruleset = _ruleset(game)
+    ruleset = named_ruleset(game)
     book = ruleset.rulebook()
     if book is None:
         raise UsageError(f"{game} ships no rules text")
@@ -68,14 +84,6 @@ def rules(game: str | None, section: str | None, game_file: Path | None, as_json
         emit(as_json, {"ruleset": ruleset.id, "section": _section(found)}, [found.text()])
 
 
-def _ruleset(game: str) -> Ruleset:
-    """The ruleset named ``game``; an unknown one is a usage error (exit 2)."""
-    targets = registry.available()
-    if game not in targets:
-        raise UsageError(f"unknown game {game!r} (installed: {', '.join(sorted(targets))})")
-    return registry.instance(targets[game])
-
-
 def _from_file(
     path: Path, game: str | None, section: str | None
 ) -> tuple[str, str | None, dict[str, Any]]:
@@ -87,7 +95,7 @@ def _from_file(
         if section is not None or game in registry.available():
             raise UsageError(f"{path} is a {played} game, not {game}")
         game, section = played, game
-    Replay.start(genesis, _ruleset(played))
+    Replay.start(genesis, named_ruleset(played))
     return played, section, dict(genesis.options)
 
 

@@ -32,19 +32,30 @@ def all_schemas() -> dict[str, dict[str, Any]]:
     return {stem: publish(stem, schema) for stem, schema in out.items()}
 
 
+INTEGER_NOTE = (
+    "written as an integer literal, without fraction or exponent: pbem refuses 0.0 and 1e0 "
+    "(format.md §1), which JSON Schema's integer type cannot tell from 0 and 1"
+)
+
+
 def publish(stem: str, schema: dict[str, Any]) -> dict[str, Any]:
     """A pydantic schema as plain JSON Schema 2020-12 that any validator reads the same:
     ``$schema`` and ``$id`` added, unions as ``oneOf`` (every union the models use is
     disjoint: by ``const`` kinds, or by JSON type), and OpenAPI's ``discriminator``, which
-    JSON Schema validators ignore, removed."""
+    JSON Schema validators ignore, removed. Every integer says that it is written without
+    a fraction (``INTEGER_NOTE``): JSON Schema counts ``0.0`` as an integer, pbem does not,
+    and a schema cannot say so otherwise."""
 
     def plain(node: Any) -> Any:
         if isinstance(node, dict):
-            return {
+            out = {
                 ("oneOf" if key == "anyOf" else key): plain(value)
                 for key, value in node.items()
                 if key != "discriminator"
             }
+            if out.get("type") == "integer":
+                out["$comment"] = INTEGER_NOTE
+            return out
         if isinstance(node, list):
             return [plain(item) for item in node]
         return node

@@ -6,20 +6,43 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.common import emit, json_option, reports_errors, ruleset_options
+from pbem.cli.common import (
+    complete_bot,
+    complete_option,
+    complete_ruleset,
+    emit,
+    json_option,
+    named_ruleset,
+    reports_errors,
+    ruleset_options,
+)
 from pbem.format.errors import UsageError
 from pbem.format.words import plural
 from pbem.play.selfplay import play_game
-from pbem.ruleset import registry
 
 
 @click.command()
-@click.argument("ruleset")
+@click.argument("ruleset", shell_complete=complete_ruleset)
 @click.option("--players", default=2, show_default=True, help="Seats per game.")
-@click.option("--games", default=1, show_default=True, help="How many games.")
+@click.option(
+    "--games", type=click.IntRange(min=1), default=1, show_default=True, help="How many games."
+)
 @click.option("--seed", default=1, show_default=True, help="First seed; game k uses seed+k.")
-@click.option("--bot", "bots", multiple=True, help="Bot per seat, cycled (default: random).")
-@click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option.")
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    help="Bot per seat, cycled (default: random).",
+    shell_complete=complete_bot,
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="K=V",
+    help="A ruleset option.",
+    shell_complete=complete_option,
+)
 @click.option("--out", type=click.Path(path_type=Path), help="Keep each finished file here.")
 @json_option
 @reports_errors
@@ -34,7 +57,7 @@ def selfplay(
     as_json: bool,
 ) -> None:
     """Play complete games with bots; every step is signed, re-read and verified."""
-    rules = registry.get(ruleset)
+    rules = named_ruleset(ruleset)
     if not rules.min_seats <= players <= rules.max_seats:
         raise UsageError(f"{ruleset} takes {rules.min_seats} to {rules.max_seats} players")
     parsed = ruleset_options(rules, options)

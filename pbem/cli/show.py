@@ -14,7 +14,15 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.common import emit, emit_refused, game_argument, identity, json_option, reports_errors
+from pbem.cli.common import (
+    emit,
+    emit_refused,
+    game_argument,
+    identity,
+    json_option,
+    reports_errors,
+    said_read,
+)
 from pbem.cli.progress import Progress
 from pbem.format import gamefile
 from pbem.format.errors import Rejected, UsageError
@@ -63,12 +71,12 @@ def show(
     store = Store(progress=Progress())
     try:
         opened = open_game(store, target)
-        game, source, notes = opened.head.file(), opened.source, opened.notes(store)
+        game, source, read = opened.head.file(), opened.source, said_read(opened, store, as_json)
         place = export_place(opened)
     except Rejected:
         if not Path(target).is_file():
             raise
-        game, source, notes = gamefile.read(Path(target)), Path(target), []
+        game, source, read = gamefile.read(Path(target)), Path(target), {}
         place = (source.parent, source.stem)  # refused: drawn as it is, up to its failure
     reader = identity(as_name, game.genesis.seats) if as_name is not None else None
     history = walk(game, reader)
@@ -85,14 +93,19 @@ def show(
     if not history.verified:
         shown = "before it" if history.failed_at is not None else "recomputed"
         failure = Rejected(f"{history.failure} (the page shows the verified steps {shown})")
-    if output is not None and str(output) == "-":
+    to_stdout = output is not None and str(output) == "-"
+    if to_stdout and not as_json:
         click.echo(text, nl=False)
         if failure is not None:
             raise failure
         return
-    target_path = _write(text, output, place, len(game.steps), as_name, svg_only)
+    target_path = "-"
+    if not to_stdout:
+        target_path = str(_write(text, output, place, len(game.steps), as_name, svg_only))
     report = {
-        "wrote": str(target_path),
+        "wrote": target_path,
+        **({"page": text} if to_stdout else {}),  # with --json, stdout holds one object
+        **read,
         "step": position.index + 1,
         "verified": history.verified,
         "failure": history.failure,
@@ -102,8 +115,8 @@ def show(
     audience = f"private to {seat.name}" if seat else "public"
     line = f"wrote {target_path} ({kind}, {audience}, after step {position.index + 1})"
     if failure is not None:
-        emit_refused(as_json, report, [*notes, line], failure)
-    emit(as_json, report, [*notes, line])
+        emit_refused(as_json, report, [line], failure)
+    emit(as_json, report, [line])
 
 
 def _write(

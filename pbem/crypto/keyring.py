@@ -16,6 +16,7 @@ import builtins
 import hashlib
 import hmac
 import os
+import threading
 import unicodedata
 from pathlib import Path
 from typing import Literal, NamedTuple
@@ -40,6 +41,11 @@ from pbem.format.files import atomic_write
 from pbem.format.limits import read_input
 
 KEY_FILE_FORMAT = "pbem-key/1"
+
+#: One Argon2id derivation at a time in this process: two at once with several lanes
+#: never return in the installed ``cryptography`` (OpenSSL's), which hung ``pbem ui``
+#: when two signings came together (and every later one with it).
+_DERIVING = threading.Lock()
 KEY_FILE_DOMAIN = b"pbem/1/keyfile\0"
 
 #: Environment variables read by this module (and only here).
@@ -91,7 +97,8 @@ class KdfParams(BaseModel):
             )
         except UnsupportedAlgorithm as exc:  # pragma: no cover - depends on the build
             raise UsageError(f"this cryptography build has no Argon2id: {exc}") from None
-        return kdf.derive(data)
+        with _DERIVING:
+            return kdf.derive(data)
 
 
 def new_kdf_params() -> KdfParams:

@@ -287,6 +287,10 @@ def parse(data: bytes | str, *, what: str = "file") -> Any:
         ) from exc
     except RecursionError as exc:  # unbalanced text deeper than the stack: never JSON
         raise OverLimit(f"{what}: JSON is nested deeper than {MAX_DEPTH} levels") from exc
+    except OutOfRange:
+        raise  # its reader says where, in the file's own terms (``gamefile.decode``)
+    except Rejected as exc:  # a duplicate key, a float: which file, with several to read
+        raise Rejected(f"{what}: {exc}") from exc
     if type(value) is dict or type(value) is list:
         _check_depth(value)
     return value

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 class PbemError(Exception):
     """Base of every error the CLI reports as one line. ``exit_code``: 1 when a file, a
-    key or a move was rejected, 2 for usage or I/O problems, 3 for a bug in pbem."""
+    key or a move was rejected, 2 for usage or I/O problems, 3 for a bug in pbem. ``code``
+    is the class as a word that scripts test (``--json``'s ``code``): it stays the same when
+    a message is reworded."""
 
     exit_code = 1
+    code = "rejected"
 
     def __init__(
         self,
@@ -30,6 +33,7 @@ class Rejected(PbemError):
     """Input was read but refused: a bad signature, an illegal move, a wrong passphrase."""
 
     exit_code = 1
+    code = "rejected"
 
 
 class InternalError(PbemError):
@@ -37,9 +41,24 @@ class InternalError(PbemError):
     not what the store verified, say): the command stops and nothing is written or sent."""
 
     exit_code = 3
+    code = "internal"
 
 
 class UsageError(PbemError):
     """The command cannot run as asked: a missing file, a missing identity, bad arguments."""
 
     exit_code = 2
+    code = "usage"
+
+
+class Unreadable(UsageError):
+    """A file that is missing or cannot be read (an I/O error, exit 2, code ``io``); a
+    file that is read but is not what it should be is ``Rejected`` (exit 1)."""
+
+    code = "io"
+
+
+#: The codes of what is not a ``PbemError``: an ``OSError`` (exit 2, as ``Unreadable``),
+#: and an interrupt (Ctrl-C, or Ctrl-D at a prompt: exit 130).
+IO_CODE = Unreadable.code
+INTERRUPTED_CODE = "interrupted"

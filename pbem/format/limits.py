@@ -17,7 +17,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
-from pbem.format.errors import Rejected, UsageError
+from pbem.format.errors import Rejected, Unreadable
 
 MIB = 1024 * 1024
 MAX_FILE_BYTES = 64 * MIB
@@ -117,19 +117,19 @@ def open_input(path: Path, what: str | None = None) -> BinaryIO:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise UsageError(f"{name}: no such file") from None
+        raise Unreadable(f"{name}: no such file") from None
     except IsADirectoryError:
-        raise UsageError(f"{name}: is a folder, not a file") from None
+        raise Unreadable(f"{name}: is a folder, not a file") from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise UsageError(f"{name}: a loop of symbolic links") from None
-        raise UsageError(f"{name}: cannot read ({exc.strerror})") from None
+            raise Unreadable(f"{name}: a loop of symbolic links") from None
+        raise Unreadable(f"{name}: cannot read ({exc.strerror})") from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         if stat.S_ISDIR(mode):
-            raise UsageError(f"{name}: is a folder, not a file")
-        raise UsageError(f"{name}: is not a regular file (a pipe or a device is never read)")
+            raise Unreadable(f"{name}: is a folder, not a file")
+        raise Unreadable(f"{name}: is not a regular file (a pipe or a device is never read)")
     return os.fdopen(fd, "rb")
 
 
@@ -140,6 +140,6 @@ def read_input(path: Path, what: str | None = None, limit: int = MAX_FILE_BYTES)
         try:
             data = handle.read(limit + 1)
         except OSError as exc:
-            raise UsageError(f"{name}: cannot read ({exc.strerror})") from None
+            raise Unreadable(f"{name}: cannot read ({exc.strerror})") from None
     check_size(len(data), limit, name)
     return data

@@ -40,6 +40,11 @@ def waits_for(position: Position, card: IdentityCard | None) -> bool:
         from pbem.ledger.interruptions import still_to_sign
 
         return card in still_to_sign(position)
+    if position.demand is not None:  # an escrow's opening: its holders, referees too
+        from pbem.ledger.seats import signer_card
+
+        holders = position.demand.seats
+        return any(signer_card(position, s).sign_key == card.sign_key for s in holders)
     return any(position.cards[s].sign_key == card.sign_key for s in position.remaining())
 
 
@@ -111,8 +116,11 @@ def signature_due(position: Position, me: IdentityCard | None, target: str) -> l
     """The command that adds ``me``'s signature to the call or handover being signed, as
     a line, when that signature is due (else no line)."""
     batch = position.interrupt
-    if batch is None or not waits_for(position, me):
+    if not waits_for(position, me):
         return []
+    if batch is None:
+        opening = position.demand is not None  # nobody has made a share yet
+        return [f"your escrow share is due: pbem play {target}"] if opening else []
     return [f"your signature is due: {_cosign(position, batch.envelopes[0], target)}"]
 
 

@@ -29,7 +29,10 @@ def waiting(pos: Position, now: int) -> str:
     if deadline is None:
         return line + "; no deadline"
     if now >= deadline:
-        return line + f"; the deadline passed {_span(now - deadline)} ago: the others may call"
+        return (
+            line
+            + f"; the deadline passed {_span(now - deadline)} ago: the players not awaited may call"
+        )
     return line + f"; the deadline passes at {_when(deadline)} (in {_span(deadline - now)})"
 
 

@@ -141,8 +141,11 @@ class Unseal:
         seat = pos.unsealing
         if pos.demand is None or seat is None or body["seat"] != seat:
             raise Rejected("no escrow is being opened for that seat")
+        signers = holder_signers(pos.genesis, seat)
+        if env.seat not in signers:
+            raise Rejected(f"this seat holds no share of {pos.names[seat]}'s escrow")
         share = escrow.decode_share(body["share"])
-        index = holder_signers(pos.genesis, seat).index(env.seat) + 1
+        index = signers.index(env.seat) + 1
         held = pos.escrows[seat]
         if not escrow.check_share(index, share, pos.table.keys[seat], held.commitments):
             raise Rejected(f"the decrypted escrow share of holder {index} does not match")
@@ -258,6 +261,22 @@ def still_to_sign(pos: Position) -> list[IdentityCard]:
     signers = KINDS[batch.decision].signers(pos, batch.envelopes[0].body)
     done = {e.seat for e in batch.envelopes}
     return [signer_card(pos, s) for s in signers if s not in done]
+
+
+def answer_voids_call(pos: Position, seat: int) -> bool:
+    """Whether ``seat``, answering the decision it is awaited for now, voids the open call
+    not yet signed by every caller: a called seat that answers is no longer late
+    (architecture §11). Its answer then follows the head before the call, which every
+    store drops when the answer reaches it, as the store's rule for a call and an answer
+    that crossed in the mail says (``pbem.store.importing._voided_by``): the call is void
+    once every seat it called has answered. So one caller alone cannot freeze the seats
+    it called."""
+    batch = pos.interrupt
+    if batch is None or batch.decision != "call" or seat not in pos.remaining():
+        return False
+    called = set(batch.envelopes[0].body["seats"])
+    answered = {e.seat for e in pos.batch.envelopes} if pos.batch is not None else set()
+    return seat in called and called <= answered | {seat}
 
 
 def describe_interrupt(pos: Position) -> str:

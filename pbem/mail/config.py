@@ -9,11 +9,13 @@ the file is then written readable by its owner only.
 from __future__ import annotations
 
 import os
+import shlex
+import ssl
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pbem.crypto.keyring import default_home
 from pbem.format.canonical import parse, pretty
@@ -26,6 +28,16 @@ LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _one_line(cls, value: Any) -> Any:
+        """No line break nor other control character in a setting: a host, a user, an
+        address or a mailbox with one would smuggle a second command into the SMTP or
+        IMAP conversation (or a header into a mail)."""
+        if isinstance(value, str) and any(ord(c) < 32 or ord(c) == 127 for c in value):
+            raise ValueError("a setting is one line, without control characters")
+        return value
 
 
 class Server(Settings):
@@ -61,6 +73,16 @@ class MailConfig(Settings):
     bot: dict[str, str] = Field(
         default_factory=dict, description="identity name -> the bot pbem watch plays it with"
     )
+
+    @field_validator("notify", mode="after")
+    @classmethod
+    def _a_command(cls, value: str) -> str:
+        """The command as ``pbem watch`` will split it: refused now, not at each run."""
+        try:
+            shlex.split(value)
+        except ValueError as exc:
+            raise ValueError(f"not a command line ({exc})") from None
+        return value
 
 
 DEFAULT_PORTS = {
@@ -104,7 +126,10 @@ def set_value(config: MailConfig, key: str, value: str, *, store_in_clear: bool)
     like the file is (a bot spec also against the installed rulesets)."""
     section, _, name = key.partition(".")
     if key == "notify":
-        config.notify = value
+        try:
+            config.notify = value
+        except ValidationError as exc:
+            raise UsageError(f"{key}: {_said(exc)}") from exc
         return
     if section == "bot" and name:
         from pbem.mail.botseat import check_spec  # the rulesets only for this setting
@@ -120,10 +145,28 @@ def set_value(config: MailConfig, key: str, value: str, *, store_in_clear: bool)
             f"a password in {key} would be stored in clear: set ${env} or let pbem ask; "
             "add --store-in-clear if you really want it on disk"
         )
+    if name == "ca_file" and value:
+        _check_ca_file(value, key)
     try:
         setattr(target, name, value)
     except ValidationError as exc:
-        raise UsageError(f"{key}: {exc.errors()[0]['msg']}") from exc
+        raise UsageError(f"{key}: {_said(exc)}") from exc
+
+
+def _said(exc: ValidationError) -> str:
+    return str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+
+
+def _check_ca_file(value: str, key: str) -> None:
+    """A CA bundle that exists and holds certificates, checked when it is set (at load it
+    would stop every command the day the file moved)."""
+    path = Path(value).expanduser()
+    if not path.is_file():
+        raise UsageError(f"{key}: {value}: no such file")
+    try:
+        ssl.create_default_context(cafile=str(path))
+    except (OSError, ssl.SSLError) as exc:
+        raise UsageError(f"{key}: {value}: not a CA bundle pbem can read ({exc})") from None
 
 
 def unset_value(config: MailConfig, key: str) -> None:

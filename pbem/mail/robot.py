@@ -393,9 +393,9 @@ class Robot:
         me = actor.card
         deadline = due(pos)
         who = f"deadline {me.fingerprint}"
-        seated = me.sign_key in {c.sign_key for c in pos.cards}
-        if mine or deadline is None or utc_now() < deadline or not seated:
-            return
+        may_call = me.sign_key in {pos.cards[s].sign_key for s in callers(pos)}
+        if mine or deadline is None or utc_now() < deadline or not may_call:
+            return  # a referee, a resigned seat or an awaited one cannot call
         period = (utc_now() - deadline) // pos.genesis.deadline
         mark = f"{head.label} #{period}"
         if self.memory.notified(who, head.game) == mark:
@@ -407,12 +407,11 @@ class Robot:
             f"{pos.rules.id} {short}: {late} past the deadline: {self._who(actor)}you may call: "
             f"pbem call {short} {late}{self._as(actor)}"
         )
-        if me.sign_key in {pos.cards[s].sign_key for s in callers(pos)}:
-            text = waiting(pos, utc_now())
-            with self.store.reading():
-                now = self.store.head(head.game, head)
-                reminder = reminder_for(now, me, self.config.smtp, text, exclude=self.bots_here)
-            self._queue(reminder)
+        text = waiting(pos, utc_now())
+        with self.store.reading():
+            now = self.store.head(head.game, head)
+            reminder = reminder_for(now, me, self.config.smtp, text, exclude=self.bots_here)
+        self._queue(reminder)
 
     def _notify(
         self, head: Head, actor: Actor, report: PassReport, what: list[str] | None = None

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbem.format.errors import UsageError
+from pbem.format.errors import Unreadable, UsageError
 from pbem.format.limits import MAX_MAIL_BYTES, check_size, open_input, read_input
 
 
@@ -30,7 +30,7 @@ def read_messages(source: str) -> Iterator[tuple[str, bytes]]:
         yield from _maildir(path)
         return
     if not os.path.lexists(path):
-        raise UsageError(f"{path}: no such file or mailbox")
+        raise Unreadable(f"{path}: no such file or mailbox")
     with open_input(path) as handle:
         first = handle.read(len(b"From "))
     if first == b"From ":

@@ -6,14 +6,13 @@ robot can report it and carry on. TLS certificates are always verified; ``ca_fil
 private CA (a self-hosted server, or the tests' own).
 
 IMAP is used read-only: the mailbox is selected with EXAMINE and messages are fetched with
-``BODY.PEEK[]``, so pbem never deletes, moves or even marks a message as read.
+``BODY.PEEK[]``, so pbem never deletes, moves or even marks a message as read. All IMAP goes
+through IMAPClient, which encodes folder names (modified UTF-7: ``Entwürfe`` works).
 """
 
 from __future__ import annotations
 
 import contextlib
-import imaplib
-import re
 import smtplib
 import ssl
 from collections.abc import Callable
@@ -21,14 +20,19 @@ from email.message import EmailMessage
 from types import TracebackType
 from typing import Any
 
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+
 from pbem.format.errors import UsageError
 from pbem.mail.config import Imap, Server, Smtp, check_plaintext, port, require_host
 
-NETWORK_ERRORS = (OSError, EOFError, smtplib.SMTPException, imaplib.IMAP4.error)
+NETWORK_ERRORS = (OSError, EOFError, smtplib.SMTPException, IMAPClientError)
 
 
 class MailError(UsageError):
     """A mail server could not be reached or refused; nothing was lost, try again later."""
+
+    code = "mail"
 
 
 def _reason(exc: BaseException) -> str:
@@ -43,7 +47,7 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     text = " ".join(str(exc).split())
-    if text[:2] in {"b'", 'b"'}:  # imaplib puts the server's reply bytes in its errors
+    if text[:2] in {"b'", 'b"'}:  # IMAP errors may carry the server's reply as bytes
         text = text[2:-1]
     return text or type(exc).__name__
 
@@ -92,6 +96,29 @@ def _addresses(message: EmailMessage) -> list[str]:
     return list(out)
 
 
+def connect(server: Imap, password: str | None) -> IMAPClient:
+    """A logged-in IMAP session (TLS, or STARTTLS, as the settings say). Raises the
+    library's errors: each caller words them (``Mailbox``) or waits and retries."""
+    context = _context(server)
+    client = IMAPClient(
+        server.host,
+        port(server, "imap"),
+        ssl=server.security == "tls",
+        ssl_context=context,
+        timeout=server.timeout,
+    )
+    try:
+        if server.security == "starttls":
+            client.starttls(context)
+        if server.user:
+            client.login(server.user, password or "")
+    except NETWORK_ERRORS:
+        with contextlib.suppress(*NETWORK_ERRORS):
+            client.shutdown()
+        raise
+    return client
+
+
 class Mailbox:
     """A read-only IMAP session on one mailbox: ``with Mailbox(...) as box: box.fetch(uid)``."""
 
@@ -101,7 +128,7 @@ class Mailbox:
         self.server = server
         self.where = f"IMAP server {server.host}:{port(server, 'imap')}"
         self._password = password
-        self._imap: imaplib.IMAP4 | None = None
+        self._imap: IMAPClient | None = None
         self.uidvalidity = 0
 
     @property
@@ -111,27 +138,19 @@ class Mailbox:
     def __enter__(self) -> Mailbox:
         s = self.server
         try:
-            if s.security == "tls":
-                imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(
-                    s.host, port(s, "imap"), ssl_context=_context(s), timeout=s.timeout
-                )
-            else:
-                imap = imaplib.IMAP4(s.host, port(s, "imap"), timeout=s.timeout)
-            self._imap = imap
-            if s.security == "starttls":
-                imap.starttls(ssl_context=_context(s))
-            if s.user:
-                imap.login(s.user, self._password or "")
-            status, data = imap.select(_quote(s.mailbox), readonly=True)
-            if status != "OK":
-                raise MailError(f"{self.where}: cannot open mailbox {s.mailbox!r}: {_text(data)}")
-            self.uidvalidity = int(_text(imap.response("UIDVALIDITY")[1]) or 0)
-        except NETWORK_ERRORS as exc:
-            self.__exit__(None, None, None)
-            raise MailError(f"{self.where}: {_reason(exc)}") from exc
+            self._imap = connect(s, self._password)
+            try:
+                folder = self._imap.select_folder(s.mailbox, readonly=True)
+            except IMAPClientError as exc:  # the server's words, without the library's
+                why = _reason(exc).removeprefix("select failed: ")
+                raise MailError(f"{self.where}: cannot open mailbox {s.mailbox!r}: {why}") from exc
+            self.uidvalidity = int(folder.get(b"UIDVALIDITY", 0))
         except MailError:
             self.__exit__(None, None, None)
             raise
+        except NETWORK_ERRORS as exc:
+            self.__exit__(None, None, None)
+            raise MailError(f"{self.where}: {_reason(exc)}") from exc
         return self
 
     def __exit__(
@@ -147,37 +166,25 @@ class Mailbox:
 
     def uids_after(self, last: int) -> list[int]:
         """UIDs of the messages that arrived after UID ``last``, oldest first."""
-        data = self._command("UID SEARCH", lambda imap: imap.uid("SEARCH", f"UID {last + 1}:*"))
-        return sorted(u for u in map(int, _text(data).split()) if u > last)
+        found = self._command("UID SEARCH", lambda imap: imap.search(["UID", f"{last + 1}:*"]))
+        return sorted(u for u in map(int, found) if u > last)
 
     def fetch(self, uid: int) -> bytes:
         """The raw message, without marking it as read."""
-        data = self._command("UID FETCH", lambda imap: imap.uid("FETCH", str(uid), "(BODY.PEEK[])"))
-        for item in data:
-            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
-                return item[1]
-        raise MailError(f"{self.where}: message UID {uid} has gone")
+        data = self._command("UID FETCH", lambda imap: imap.fetch([uid], ["BODY.PEEK[]"]))
+        body = data.get(uid, {}).get(b"BODY[]")
+        if not isinstance(body, bytes):
+            raise MailError(f"{self.where}: message UID {uid} has gone")
+        return body
 
-    def _command(self, name: str, run: Callable[[imaplib.IMAP4], Any]) -> list[Any]:
+    def _command(self, name: str, run: Callable[[IMAPClient], Any]) -> Any:
         assert self._imap is not None
         try:
-            status, data = run(self._imap)
+            return run(self._imap)
         except NETWORK_ERRORS as exc:
             raise MailError(f"{self.where}: {name} failed: {_reason(exc)}") from exc
-        if status != "OK":
-            raise MailError(f"{self.where}: {name} refused: {_text(data)}")
-        return list(data)
 
 
 def mailbox_key(s: Imap) -> str:
     """Names a mailbox in the robot's memory of what it processed."""
     return f"{s.user}@{s.host}:{port(s, 'imap')}/{s.mailbox}"
-
-
-def _quote(mailbox: str) -> str:
-    return '"' + re.sub(r'(["\\])', r"\\\1", mailbox) + '"'
-
-
-def _text(data: list[object] | None) -> str:
-    parts = [d.decode(errors="replace") if isinstance(d, bytes) else str(d) for d in data or []]
-    return " ".join(" ".join(parts).split())

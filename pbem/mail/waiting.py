@@ -16,7 +16,6 @@ between the pass and the wait) and returns at once if so.
 from __future__ import annotations
 
 import contextlib
-import imaplib
 import socket
 import ssl
 import time
@@ -26,7 +25,8 @@ from typing import Literal
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
-from pbem.mail.config import Imap, port
+from pbem.mail import transport
+from pbem.mail.config import Imap
 
 Woken = Literal["mail", "store", "timeout", "polled", "dropped"]
 #: RFC 2177: a client should re-issue IDLE at least every 29 minutes.
@@ -35,7 +35,8 @@ IDLE_RENEW = 29 * 60
 LOOK = 2.0
 #: After a dropped connection, wait this long before the next pass (a server restarting).
 RETRY = 2.0
-ERRORS = (IMAPClientError, imaplib.IMAP4.error, OSError, EOFError, socket.timeout, ssl.SSLError)
+#: A bad ca_file is a MailError: retried, as the pass that reports it is.
+ERRORS = (IMAPClientError, transport.MailError, OSError, EOFError, socket.timeout, ssl.SSLError)
 
 
 class Waiter:
@@ -79,25 +80,7 @@ class Waiter:
                 client.logout()
 
     def _connect(self) -> IMAPClient:
-        s = self.server
-        context = ssl.create_default_context(cafile=s.ca_file or None)
-        client = IMAPClient(
-            s.host,
-            port(s, "imap"),
-            ssl=s.security == "tls",
-            ssl_context=context,
-            timeout=s.timeout,
-        )
-        try:
-            if s.security == "starttls":
-                client.starttls(context)
-            if s.user:
-                client.login(s.user, self._password or "")
-        except ERRORS:
-            with contextlib.suppress(*ERRORS):
-                client.shutdown()
-            raise
-        return client
+        return transport.connect(self.server, self._password)
 
     def _nap(self, seconds: float, changed: Callable[[], bool]) -> Woken | None:
         """Sleep ``seconds`` in slices of ``LOOK``; ``store`` as soon as ``changed()``."""

@@ -95,7 +95,12 @@ def new_game(
         "time": clock(),
         **deck_key_fields(x, game, seat),
     }
-    return Replay.start(sign_new(creator, Genesis, fields), rules)
+    replay = Replay.start(sign_new(creator, Genesis, fields), rules)  # checks the options
+    try:  # and what needs the number of seats (a start seat), before anything is kept
+        rules.setup(options, len(seats))
+    except RulesError as exc:
+        raise UsageError(f"{rules.id}: {exc}") from exc
+    return replay
 
 
 def automatic(

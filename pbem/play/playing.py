@@ -14,12 +14,15 @@ from pbem.crypto.notes import seal_note
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.notes import check_text
 from pbem.ledger.awaiting import describe_awaiting
+from pbem.ledger.interruptions import answer_voids_call
 from pbem.ledger.position import Position
 from pbem.ledger.terms import CHOICES
 from pbem.play.author import act, automatic
+from pbem.play.rescue import signer_of
 from pbem.play.signer import seat_of
 from pbem.ruleset.rules import RulesError
 from pbem.store.head import Head
+from pbem.store.importing import void_open_call
 from pbem.store.journal import Journal
 from pbem.store.store import Store
 
@@ -90,8 +93,13 @@ def play_moves(
         raise UsageError("a note is signed into a move: give the move too")
     with store.writing():
         head = store.head(game, read)
+        if signer_of(head.position, me) >= len(head.position.cards):
+            return _as_referee(store, head, me, moves, source)
+        seat = seat_of(head.position, me)
+        if moves and answer_voids_call(head.position, seat):
+            void_open_call(store, game)
+            head = store.head(game)
         pos = head.position
-        seat = seat_of(pos, me)
         if note is not None:
             note.check(pos, seat)
         journal = Journal(store)
@@ -121,6 +129,17 @@ def play_moves(
             raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
         head = store.save(head, source)
     return Played(head, done, left, made)
+
+
+def _as_referee(store: Store, head: Head, me: Identity, moves: list[str], source: str) -> Played:
+    """An escrow referee plays no move; what it owes (its share when a call opens an
+    escrow) is made as a player's automatic steps are: ``pbem play GAME --as REFEREE``."""
+    if moves:
+        raise UsageError(f"{me.card.name} is a referee of this game: it makes no moves")
+    made = automatic(head.position, me, journal=Journal(store))
+    if not made:
+        raise Rejected(f"nothing to do for {me.card.name}: {describe_awaiting(head.position)}")
+    return Played(store.save(head, source), [], [], made)
 
 
 def sign_in_store(

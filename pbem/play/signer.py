@@ -85,8 +85,24 @@ def seat_secret(replay: Replay, identity: Identity, seat: int) -> bytes:
     sealed = replay.handed.get(seat)
     if sealed is not None and replay.cards[seat].sign_key == identity.card.sign_key:
         info = handover_info(replay.genesis.game, seat)
-        return hpke.open(identity, b64d(sealed), info, b"", what="the handed-over seat secret")
+        x = hpke.open(identity, b64d(sealed), info, b"", what="the handed-over seat secret")
+        if replay.table is not None and not _is_secret_of(x, replay.table.keys[seat]):
+            # Only the substitute can open it, so only here can it be found wrong: at once,
+            # by name, rather than at the seat's first decryption, in the deck's words.
+            raise Rejected(
+                f"the seat {seat} was handed over to {identity.card.name} with a secret that "
+                "is not the seat's (it does not match the seat's deck key): the seat cannot be "
+                "played with it; once its deadline passes, the other players can call it"
+            )
+        return x
     return deck_secret(identity, replay.genesis.game)
+
+
+def _is_secret_of(x: bytes, key: bytes) -> bool:
+    try:
+        return deck.public_key(x) == key
+    except (Rejected, ValueError):
+        return False
 
 
 def deck_key_fields(x: bytes, game: str, seat: int) -> dict[str, str]:

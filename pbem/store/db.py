@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.crypto.keyring import default_home
-from pbem.format.errors import UsageError
+from pbem.format.errors import Unreadable, UsageError
 
 FILE_NAME = "store.sqlite"
 APPLICATION_ID = 0x7062656D  # "pbem"
@@ -164,7 +164,7 @@ CREATE TABLE quarantine (           -- mail refused by an input limit: read, nev
 }
 
 
-class Damaged(UsageError):
+class Damaged(Unreadable):
     """The store file is damaged (a page overwritten, a table missing, a row that does not
     decode): one line with exit 2, as for any file that cannot be read; nothing is written
     to it, and what verifies is rebuilt from the steps where it can be (a checkpoint)."""

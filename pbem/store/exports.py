@@ -10,6 +10,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pbem.format.words import plural
 from pbem.ledger.position import Position
@@ -31,13 +32,35 @@ class Opened:
         return self.head.position
 
     def notes(self, store: Store) -> list[str]:
-        """What to tell the player about the file they gave: that it was behind."""
+        """What to tell the player about the file they gave: that it was behind the store's
+        head, and where the head is (its newest export, or not exported yet)."""
         if self.imported is None or not self.imported.behind:
             return []
-        n = self.imported.behind
-        newest = newest_export(store, self.head.game)
-        where = f"({newest})" if newest else f"(in your store: {short_id(self.head.game)})"
-        return [f"{self.source} is {plural(n, 'step')} behind your newest copy {where}; using that"]
+        read = self.read(store)
+        export = read["head"]["export"]
+        where = (
+            f"newest export: {export}"
+            if export
+            else f"not exported yet: pbem export {short_id(self.head.game)}"
+        )
+        return [
+            f"{self.source} holds {plural(read['read']['steps'], 'step')}; your store holds "
+            f"{read['head']['steps']} ({where}); using that"
+        ]
+
+    def read(self, store: Store) -> dict[str, Any]:
+        """What a reading command read and what it acted on, for ``--json``: ``read``
+        (the file given and its steps) and ``head`` (the store's steps and the export that
+        holds them, or None); nothing when the game was named by its id."""
+        if self.source is None:
+            return {}
+        steps = self.position.count
+        behind = self.imported.behind if self.imported is not None else 0
+        export = newest_export(store, self.head.game, of_head=True)
+        return {
+            "read": {"file": str(self.source), "steps": steps - behind},
+            "head": {"steps": steps, "export": export},
+        }
 
 
 def open_game(store: Store, target: str) -> Opened:

@@ -148,6 +148,18 @@ def _drop_crossed(store: Store, gid: str, chain: Chain, game: GameFile, k: int) 
     return _voided_by(first, {i.seat for i in items}) and _drop(store, gid, last)
 
 
+def void_open_call(store: Store, gid: str) -> None:
+    """Drop the stored chain's last step, an open call that the seat it called is about to
+    void by answering (``pbem.ledger.interruptions.answer_voids_call``): the answer is
+    signed on the head before it, as every other store will take it (``_drop_crossed``)."""
+    chain = store._chain(gid)
+    last = len(chain.hashes) - 1
+    first = store._item(chain.items[last][0]) if last >= 0 else None
+    if not isinstance(first, Envelope) or first.decision != "call":
+        raise Rejected("the store's last step is not an open call")  # a bug of the caller
+    _drop(store, gid, last)
+
+
 def _drop(store: Store, gid: str, index: int) -> bool:
     """Drop the stored steps from ``index`` on (a void interruption, the chain's last)."""
     for table in ("steps", "records"):

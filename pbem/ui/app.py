@@ -54,6 +54,10 @@ class Settings:
     name: str
     token: str
     port: int
+    root: str
+    """Where the pages of this run live (``/s/RANDOM``: the guard's)."""
+    let_in: Callable[[], None] | None = None
+    """Called when the token comes in (the guard's)."""
 
 
 class _Request(BaseModel):
@@ -121,11 +125,11 @@ class Ui:
     # ----- pages -------------------------------------------------------------------------------
 
     async def games(self, request: Request) -> Response:
-        return await _page(self._games, self.settings.token)
+        return await _page(self._games, self.settings)
 
     def _games(self) -> Page:
         with self.store() as store:
-            return games_page(store, self.card(), self.settings.token)
+            return games_page(store, self.card(), self.settings.token, self.settings.root)
 
     async def game(self, request: Request) -> Response:
         """GET: the page, private when the key opens without a passphrase; POST: the
@@ -135,14 +139,15 @@ class Ui:
             form = parse_qs((await request.body()).decode("utf-8", "replace"))
             passphrase = (form.get("passphrase") or [""])[0]
         game = request.path_params["game"]
-        return await _page(lambda: self._game(game, passphrase), self.settings.token)
+        return await _page(lambda: self._game(game, passphrase), self.settings)
 
     def _game(self, game: str, passphrase: str) -> Page:
         with self.store() as store:
             gid = store.resolve(game)
             free = self.opens_freely()
             reader = self.unseal(passphrase) if passphrase or free else None
-            return game_page(store, gid, self.card(), reader, self.settings.token, not free)
+            s = self.settings
+            return game_page(store, gid, self.card(), reader, s.token, s.root, not free)
 
     # ----- the page's calls ----------------------------------------------------------------------
 
@@ -264,12 +269,12 @@ async def _call(work: Callable[[], dict[str, Any]]) -> Response:
         return JSONResponse({"error": " ".join(str(exc).split())}, status_code=status)
 
 
-async def _page(make: Callable[[], Page], token: str) -> Response:
+async def _page(make: Callable[[], Page], settings: Settings) -> Response:
     try:
         page = await run_in_threadpool(make)
         status = 200
     except PbemError as exc:
-        page, status = error_page(" ".join(str(exc).split()), token), 400
+        page, status = error_page(" ".join(str(exc).split()), settings.token, settings.root), 400
     return HTMLResponse(
         page.html, status_code=status, headers={"content-security-policy": page.policy}
     )
@@ -295,4 +300,4 @@ def build(settings: Settings) -> Guard:
         BadRequest: _bad_request
     }
     app = Starlette(routes=routes, exception_handlers=handlers)
-    return Guard(app, settings.token, settings.port)
+    return Guard(app, settings.token, settings.port, settings.root, settings.let_in)

@@ -1,11 +1,20 @@
 """The door of the board page: who may talk to ``pbem ui`` at all.
 
 The app listens on 127.0.0.1 only, yet any web page the player opens could make the
-browser send it requests, and any process of the machine could connect. So, as Jupyter
-does, every request must carry the random token printed with the address: in the address
-itself the first time (the answer puts it in a cookie and sends the browser on to the
-address without it, so it stays out of the history and of any Referer), then in that
-cookie (HttpOnly, SameSite=Strict, named after the port). Beyond that:
+browser send it requests, any process of the machine could connect, and any other server
+on 127.0.0.1 receives the cookies the browser holds for 127.0.0.1 (cookies are not scoped
+by port). So, as Jupyter does, the first request must carry the random token printed with
+the address (``/?token=...``); the answer sets a cookie and refreshes to the pages, which
+live under a random root of this run only (``/s/ROOT/``). The cookie is:
+
+- scoped to that root (``Path=/s/ROOT/``), so the browser sends it to no other address
+  of 127.0.0.1, on whatever port: a neighbour server never sees it;
+- not the token but an HMAC of the port and the root under the token, so that even a
+  leaked cookie opens no other run and cannot be turned into the printed address;
+- HttpOnly and SameSite=Strict.
+
+The refresh goes to this very origin's root, never to a place the request names (no
+``//evil.example`` open redirect). Beyond that:
 
 - the Host header must name this very address, so that a foreign site whose name resolves
   to 127.0.0.1 (DNS rebinding) is refused;
@@ -20,14 +29,18 @@ cookie (HttpOnly, SameSite=Strict, named after the port). Beyond that:
   sets a stricter one of its own), so the page loads nothing from anywhere.
 
 Nothing here logs a request: the token, and the passphrases in request bodies, go nowhere.
+Whatever fails behind the door is answered with a bare 500 and one fixed line on stderr,
+never a traceback (which would quote the request).
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -53,62 +66,105 @@ def cookie_name(port: int) -> str:
     return f"pbem-ui-{port}"
 
 
+def cookie_value(token: str, port: int, root: str) -> str:
+    """The cookie of this run: useless to anyone but this port and root."""
+    message = f"pbem-ui-cookie|{port}|{root}".encode()
+    return hmac.new(token.encode(), message, hashlib.sha256).hexdigest()
+
+
+INTERNAL_ERROR = "pbem ui: internal error (the request is not logged)"
+
+
 class Guard:
     """ASGI middleware in front of the app: refuses with 403 (and one line saying why)
     whatever does not pass the checks of the module doc."""
 
-    def __init__(self, app: App, token: str, port: int) -> None:
-        self.app, self.token, self.port = app, token, port
+    def __init__(
+        self,
+        app: App,
+        token: str,
+        port: int,
+        root: str,
+        let_in: Callable[[], None] | None = None,
+    ) -> None:
+        self.app, self.token, self.port, self.root = app, token, port, root
+        self.on_let_in = let_in
         self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
         self.origins = {f"http://{h}" for h in self.hosts}
         self.cookie = cookie_name(port)
+        self.cookie_value = cookie_value(token, port, root)
 
     def _is_token(self, value: str | None) -> bool:
         return value is not None and hmac.compare_digest(value.encode(), self.token.encode())
 
+    def _has_cookie(self, headers: dict[str, str]) -> bool:
+        value = _cookies(headers).get(self.cookie)
+        return value is not None and hmac.compare_digest(value.encode(), self.cookie_value.encode())
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
+        secured = _Secured(send)
+        try:
+            await self._door(scope, receive, secured.send)
+        except Exception:  # anything at all: one fixed line, nothing of the request
+            print(INTERNAL_ERROR, file=sys.stderr, flush=True)
+            if not secured.started:
+                await _answer(secured.send, 500, "pbem ui: internal error\n")
+
+    async def _door(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-        send = _secured(send)
-        if headers.get("host") not in self.hosts:
+        host = headers.get("host")
+        if host not in self.hosts:
             return await _refuse(send, "pbem ui answers only to its own address (127.0.0.1)")
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        if scope["method"] in ("GET", "HEAD") and self._is_token((query.get("token") or [None])[0]):
+            return await self._let_in(send, host)
+        path = scope["path"]
+        if not path.startswith(self.root + "/") or not self._has_cookie(headers):
+            return await _refuse(send, "open the address pbem ui printed, with its token")
+        inner = {k: v for k, v in scope.items() if k != "raw_path"}
+        inner["path"] = path[len(self.root) :]
         if scope["method"] in ("GET", "HEAD"):
-            if self._is_token((query.get("token") or [None])[0]):
-                return await self._let_in(scope, send, query)
-            if not self._is_token(_cookies(headers).get(self.cookie)):
-                return await _refuse(send, "open the address pbem ui printed, with its token")
-            return await self.app(scope, receive, send)
+            return await self.app(inner, receive, send)
         if scope["method"] != "POST":
             return await _refuse(send, "only GET and POST are answered here")
         if headers.get("origin") not in self.origins:
             return await _refuse(send, "a change must come from the pbem ui page itself")
-        if not self._is_token(_cookies(headers).get(self.cookie)):
-            return await _refuse(send, "open the address pbem ui printed, with its token")
         body = await _body(receive)
         if body is None:
-            return await _refuse(send, "the request is too large")
+            return await _refuse(send, "the request is too large or did not arrive whole")
         sent = headers.get(TOKEN_HEADER)
         if sent is None and headers.get("content-type", "").startswith(FORM):
             sent = (parse_qs(body.decode("latin-1")).get("token") or [None])[0]
         if not self._is_token(sent):
             return await _refuse(send, "the request does not carry the page's token")
-        return await self.app(scope, _replay(body), send)
+        return await self.app(inner, _replay(body), send)
 
-    async def _let_in(self, scope: Scope, send: Send, query: dict[str, list[str]]) -> None:
-        """The address with the token: set the cookie, go on to the same address without."""
-        rest = {k: v for k, v in query.items() if k != "token"}
-        target = scope["path"] + (f"?{urlencode(rest, doseq=True)}" if rest else "")
-        cookie = f"{self.cookie}={self.token}; HttpOnly; SameSite=Strict; Path=/"
+    async def _let_in(self, send: Send, host: str) -> None:
+        """The address with the token: set the cookie, go on to the games of this origin
+        (whatever path the request named: it chooses no destination). Not by a
+        redirection but by a page of this origin that refreshes to the games: when the
+        address was opened from elsewhere (the private file ``pbem ui`` opens the browser
+        with), a redirection would still come from there, and the browser would not send
+        a SameSite=Strict cookie with it."""
+        if self.on_let_in is not None:
+            self.on_let_in()
+        home = f"http://{host}{self.root}/"
+        cookie = f"{self.cookie}={self.cookie_value}; HttpOnly; SameSite=Strict; Path={self.root}/"
+        body = f'<!doctype html><title>pbem ui</title><p><a href="{home}">Your games</a></p>\n'
         await send(
             {
                 "type": "http.response.start",
-                "status": 303,
-                "headers": [(b"location", target.encode()), (b"set-cookie", cookie.encode())],
+                "status": 200,
+                "headers": [
+                    (b"content-type", b"text/html; charset=utf-8"),
+                    (b"refresh", f"0;url={home}".encode()),
+                    (b"set-cookie", cookie.encode()),
+                ],
             }
         )
-        await send({"type": "http.response.body", "body": b""})
+        await send({"type": "http.response.body", "body": body.encode()})
 
 
 def _cookies(headers: dict[str, str]) -> dict[str, str]:
@@ -125,8 +181,8 @@ async def _body(receive: Receive) -> bytes | None:
     size = 0
     while True:
         message = await receive()
-        if message["type"] != "http.request":
-            return b"".join(chunks)
+        if message["type"] != "http.request":  # gone before the body was whole
+            return None
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY:
@@ -150,10 +206,15 @@ def _replay(body: bytes) -> Receive:
     return receive
 
 
-def _secured(send: Send) -> Send:
-    """Every answer with the headers of the module doc (and a default policy)."""
+class _Secured:
+    """Every answer with the headers of the module doc (and a default policy); remembers
+    whether an answer was started (after which a failure can only close it)."""
 
-    async def wrapped(message: Message) -> None:
+    def __init__(self, send: Send) -> None:
+        self.inner = send
+        self.started = False
+
+    async def send(self, message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = list(message.get("headers", []))
             names = {k.lower() for k, _ in headers}
@@ -161,17 +222,20 @@ def _secured(send: Send) -> Send:
             if b"content-security-policy" not in names:
                 headers.append((b"content-security-policy", DEFAULT_POLICY.encode()))
             message = {**message, "headers": headers}
-        await send(message)
-
-    return wrapped
+            self.started = True
+        await self.inner(message)
 
 
 async def _refuse(send: Send, why: str) -> None:
-    body = f"pbem ui: refused: {why}\n".encode()
+    await _answer(send, 403, f"pbem ui: refused: {why}\n")
+
+
+async def _answer(send: Send, status: int, text: str) -> None:
+    body = text.encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 403,
+            "status": status,
             "headers": [
                 (b"content-type", b"text/plain; charset=utf-8"),
                 (b"content-length", str(len(body)).encode()),

@@ -108,7 +108,7 @@ def deadline(position: Position) -> str:
     return waiting(position, utc_now()) if due(position) is not None else ""
 
 
-def games_page(store: Store, me: IdentityCard, token: str) -> Page:
+def games_page(store: Store, me: IdentityCard, token: str, root: str) -> Page:
     rows = []
     for game in store.ids():
         pos = store.head(game).position
@@ -130,18 +130,25 @@ def games_page(store: Store, me: IdentityCard, token: str) -> Page:
                 "file": newest_export(store, game),
             }
         )
-    return _render("games.html.j2", me=me, rows=rows, token=token)
+    return _render("games.html.j2", me=me, rows=rows, token=token, root=root)
 
 
 # ----- a game -------------------------------------------------------------------------------
 
 
 def game_page(
-    store: Store, game: str, me: IdentityCard, reader: Identity | None, token: str, asks: bool
+    store: Store,
+    game: str,
+    me: IdentityCard,
+    reader: Identity | None,
+    token: str,
+    root: str,
+    asks: bool,
 ) -> Page:
     """The game's page; with ``reader`` (unsealed for this request only) it adds what
-    that seat alone knows, as ``pbem show --as`` does. ``asks``: whether signing needs
-    the passphrase typed in the page."""
+    that seat alone knows, as ``pbem show --as`` does. ``root``: where the pages of this
+    run live (``/s/ROOT``, see the guard). ``asks``: whether signing needs the passphrase
+    typed in the page."""
     head = store.head(game)
     pos = head.position
     seat = seat_of_card(pos, me)
@@ -158,6 +165,7 @@ def game_page(
     known = private_knowledge(pos, reader) if reader is not None and pos.table else {}
     ui = {
         "game": game,
+        "root": root,
         "head": head.digest,
         "step": pos.count,
         "seat": seat,
@@ -175,11 +183,12 @@ def game_page(
         ui_json=script_json(ui),
         me=me,
         token=token,
+        root=root,
         asks=asks,
         awaiting=describe_awaiting(pos),
         short=short_id(game),
     )
 
 
-def error_page(message: str, token: str) -> Page:
-    return _render("error.html.j2", message=message, token=token)
+def error_page(message: str, token: str, root: str) -> Page:
+    return _render("error.html.j2", message=message, token=token, root=root)

@@ -13,7 +13,7 @@
   function $(id) { return document.getElementById(id); }
 
   function post(what, body) {
-    return fetch("/api/game/" + encodeURIComponent(ui.game) + "/" + what, {
+    return fetch(ui.root + "/api/game/" + encodeURIComponent(ui.game) + "/" + what, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-Pbem-Token": token },
@@ -167,8 +167,13 @@
     });
     $("sign").addEventListener("submit", function (event) {
       event.preventDefault();
-      if (!answer || !answer.ready.length) { return; }
-      post("play", { head: ui.head, moves: answer.ready, passphrase: passphrase() }).then(signed, fail);
+      var sign = $("sign-button");
+      if (!answer || !answer.ready.length || sign.disabled) { return; }
+      sign.disabled = true; /* one signing at a time: enabled again only if it failed */
+      post("play", { head: ui.head, moves: answer.ready, passphrase: passphrase() }).then(signed, function (e) {
+        sign.disabled = false;
+        fail(e);
+      });
     });
     ask({}).then(function () { document.body.dataset.decision = "ready"; });
   }

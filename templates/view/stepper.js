@@ -1,5 +1,5 @@
-/* Stepping through the game: unpack every position (gzip-compressed JSON in #frames) and
-   show one at a time. Without this script, or in a browser without DecompressionStream,
+/* Stepping through the game: unpack every position (gzip-compressed JSON in #frames: each
+   distinct line once, a frame as the numbers of its lines) and show one at a time. Without this script, or in a browser without DecompressionStream,
    the page still shows the position it was made for. */
 (function () {
   "use strict";
@@ -13,7 +13,11 @@
       return c.charCodeAt(0);
     });
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return JSON.parse(await new Response(stream).text());
+    var data = JSON.parse(await new Response(stream).text());
+    var frames = data.frames.map(function (numbers) {
+      return numbers.map(function (n) { return data.lines[n]; }).join("\n");
+    });
+    return { frames: frames, order: data.order };
   }
 
   function start(data) {

@@ -182,6 +182,23 @@ def test_shell_completion_of_rulesets_identities_and_options(table: Path) -> Non
     assert "_PBEM_COMPLETE=bash_source pbem" in readme
 
 
+def test_completion_follows_what_the_line_names_already(table: Path) -> None:  # noqa: F811
+    """Issue 28: the options of the ruleset named (not of every one), before its value is
+    typed too; bots, seats of the game named, rule sections, settings."""
+    home = Path(os.environ["PBEM_HOME"])
+    assert complete("pbem new rattus --option ", home) == ["africanus=", "classes="]
+    assert complete("pbem selfplay rattus --option ", home) == ["africanus=", "classes="]
+    assert complete("pbem selfplay g", home) == ["guess"]
+    assert complete("pbem selfplay rattus --bot ", home) == ["greedy", "mcts", "random"]
+    assert "mcts" in complete("pbem watch --bot m", home)
+    assert complete("pbem call g.json ", home) == ["alice", "bob", "carol"]
+    assert complete("pbem call nothing.json ", home) == []
+    assert complete("pbem rules rattus T-1.", home)[:2] == ["T-1.1", "T-1.2"]
+    assert complete("pbem rules rattus cl", home) == ["classes"]
+    assert complete("pbem config set imap.m", home) == ["imap.mailbox"]
+    assert complete("pbem config unset bot.", home) == ["bot.alice", "bot.bob", "bot.carol"]
+
+
 def test_every_command_says_who_is_awaited_the_same_way(table: Path) -> None:  # noqa: F811
     """``awaiting`` is the list of names awaited and ``next`` the sentence people read, in
     the JSON of ``play``, ``status``, ``moves`` and ``games`` alike, so a script reads one

@@ -144,9 +144,9 @@ def test_unknown_identity_and_missing_file(table: Path) -> None:
         (b'{"format": "pbem/1", ', 1, "is not valid JSON (line 1"),
         (b'{"format": "pbem/2", "genesis": {}, "steps": []}', 1, "has format 'pbem/2'"),
         (b"\xff\xfe{}", 1, "is not UTF-8"),
-        (b'{"format": "pbem/1", "format": "pbem/1"}', 1, "duplicate key 'format'"),
-        (b'{"format": "pbem/1", "steps": [1.5]}', 1, "floats are not allowed"),
-        (b"[" * 10000 + b"]" * 10000, 1, "nested deeper than 64 levels"),
+        (b'{"format": "pbem/1", "format": "pbem/1"}', 1, "bad.json: duplicate key 'format'"),
+        (b'{"format": "pbem/1", "steps": [1.5]}', 1, "bad.json: number 1.5 is not an integer"),
+        (b"[" * 10000 + b"]" * 10000, 1, "bad.json: JSON is nested deeper than 64"),
         (b'{"format": "pbem/1", "genesis": {}, "steps": []}', 1, "bad.json: no 'state'"),
         (
             b'{"format": "pbem/1", "genesis": {}, "steps": [], "state": {}}',
@@ -175,7 +175,7 @@ def test_huge_file(table: Path) -> None:
 
 def test_unknown_ruleset(table: Path) -> None:
     error(
-        1,
+        2,
         "unknown ruleset 'chess'",
         "new",
         "chess",

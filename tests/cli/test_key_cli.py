@@ -129,7 +129,7 @@ def test_list_empty(env: Path) -> None:
     result = run("list")
     assert result.exit_code == 0
     assert f"no identities or cards in the keyring at {env}" in result.stdout
-    assert json.loads(run("list", "--json").stdout) == []
+    assert json.loads(run("list", "--json").stdout) == {"ok": True, "cards": []}
 
 
 def test_list_marks_own_identities(env: Path, tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_list_marks_own_identities(env: Path, tmp_path: Path) -> None:
     assert lines[1].startswith("  carol <carol@example.org>")
     assert carol.fingerprint in lines[1]
     assert lines[1].endswith("(card)")
-    listed = json.loads(run("list", "--json").stdout)
+    listed = json.loads(run("list", "--json").stdout)["cards"]
     assert [(entry["name"], entry["own"]) for entry in listed] == [("bob", True), ("carol", False)]
     assert listed[1]["fingerprint"] == carol.fingerprint
 
@@ -192,7 +192,7 @@ def test_export_to_file_and_import_elsewhere(
 
     again = run("import", str(file), "--json")
     assert again.exit_code == 0
-    assert json.loads(again.stdout) == {**card.model_dump(), "imported": False}
+    assert json.loads(again.stdout) == {**card.model_dump(), "imported": False, "ok": True}
 
 
 def test_export_never_writes_over_a_file(env: Path, tmp_path: Path) -> None:

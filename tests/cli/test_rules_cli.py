@@ -165,7 +165,7 @@ def test_a_forged_card_set_in_a_game_is_refused(house_game: Path) -> None:
 
 
 def test_unknown_game_section_or_file_is_a_usage_error(tmp_path: Path) -> None:
-    error(2, "unknown game 'chess' (installed: ", "rules", "chess")
+    error(2, "unknown ruleset 'chess' (installed: ", "rules", "chess")
     error(2, "rattus has no section or topic 'T-11'", "rules", "rattus", "T-11")
     error(2, "has no section or topic 'cards'", "rules", "rattus", "cards")
     error(2, "no such file", "rules", "rattaneer", "cards", "--game", tmp_path / "none.json")

@@ -10,7 +10,8 @@ from pbem.crypto.signatures import sign_item
 from pbem.format.canonical import b64e
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Envelope
-from pbem.play.author import act, automatic
+from pbem.ledger.interruptions import handover_secret
+from pbem.play.author import act, automatic, private_knowledge
 from pbem.play.rescue import call, handover, resign
 from pbem.play.signer import deck_secret, next_preimage
 from tests.dropouts.table import Table
@@ -153,6 +154,10 @@ def test_a_decrypted_share_that_does_not_match_is_refused() -> None:
     wrong = {"seat": 2, "share": escrow.encode_share(bytes([7]) + bytes(31))}
     with pytest.raises(Rejected, match=r"seat 0 \(bot1\): the decrypted escrow share of holder"):
         t2.replay.add_envelope(envelope(t2, 0, "unseal", wrong))
+    # issue 34: by a seat that holds no share (here the called seat): said so, not
+    # "2 is not in list"
+    with pytest.raises(Rejected, match=r"seat 2 \(bot3\): this seat holds no share of bot3's"):
+        t2.replay.add_envelope(envelope(t2, 2, "unseal", wrong))
 
 
 def test_a_resignation_as_the_last_seat_to_answer_closes_the_decision() -> None:
@@ -160,3 +165,28 @@ def test_a_resignation_as_the_last_seat_to_answer_closes_the_decision() -> None:
     resign(t.replay, t.who(2), clock=t.clock)
     assert 2 in t.replay.resigned
     assert t.replay.awaiting.decision == "reveal:guess" and t.replay.remaining() == (0, 1)
+
+
+def test_a_handover_with_a_secret_that_is_not_the_seat_s_is_refused_by_the_substitute() -> None:
+    """Issue 34: bot2 hands its seat over with another secret sealed to the substitute
+    (only the substitute can open it, so the other seats co-sign in good faith). The
+    substitute's pbem refuses it at once, saying so (before: accepted, and the substitute
+    failed later, "opened point is not an item of this deck")."""
+    t = Table("rattus", 3, {"africanus": "true"}, seed=7)
+    t.play(until=lambda r: r.count > 15 and r.awaiting.kind == "turn" and r.remaining() == (1,))
+    game = t.replay.genesis.game
+    wrong = deck_secret(t.ids[0], game)  # a valid secret, but another seat's
+    body = {
+        "seat": 1,
+        "card": t.spare.card.model_dump(),
+        "secret": handover_secret(wrong, t.spare.card, game, 1),
+    }
+    t.replay.add_envelope(envelope(t, 1, "handover", body))
+    for seat in (0, 2):
+        handover(t.replay, t.who(seat), t.spare.card, clock=t.clock)
+    assert t.replay.cards[1] == t.spare.card
+    refusal = r"the seat 1 was handed over to bot4 with a secret that is not the seat's"
+    with pytest.raises(Rejected, match=refusal):
+        automatic(t.replay, t.spare, clock=t.clock)
+    with pytest.raises(Rejected, match=refusal):
+        private_knowledge(t.replay, t.spare)

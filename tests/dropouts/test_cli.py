@@ -141,12 +141,11 @@ def test_a_call_in_a_sealed_decision_travels_between_the_players_stores(
     at("ann")
     called = report("call", both, "cid", "--as", "ann")
     assert called["send_to"] == ["bea <bea@example.org>", "cid <cid@example.org>"]
-    at("cid")  # back, but too late: the call decides his guess once bea has signed it
+    at("cid")  # he is told that his answer would void it (see the test after this one)
     told = ok("moves", called["file"], "--as", "cid").stdout
-    assert told.startswith("nothing for you to decide now; awaiting: cid to choose guess")
-    assert told.rstrip().endswith("being signed: a call (signed by ann; still to sign: bea)")
-    late = pbem("play", called["file"], "guess 7", "--as", "cid")
-    assert late.exit_code == 1 and "(a call, signed by ann; still to sign: bea)" in late.stderr
+    assert told.startswith("your decision: ")
+    voids = "a call on you is being signed (signed by ann; still to sign: bea): your move voids it"
+    assert voids in told
     at("bea")
     got = ok("receive", called["file"], "--as", "bea").stdout
     being = "being signed: a call (signed by ann; still to sign: bea); your signature is due"
@@ -186,3 +185,33 @@ def test_a_call_that_crossed_the_called_seat_s_answer_in_the_mail_is_void_in_bot
     ok("receive", answer)
     assert "call on cid" not in ok("log", answer).stdout
     assert "being signed" not in ok("status", answer).stdout
+
+
+def test_the_called_seat_s_answer_voids_a_call_not_yet_signed_by_every_caller(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: ann calls cid, bea never co-signs. cid's own guess, made on the copy with
+    the half-signed call, is signed on the step before the call (before: refused, "waits
+    for the interruption", and nobody could move until bea signed); ann's and bea's
+    stores drop the call when his answer arrives, and the game goes on."""
+    at = machines(table, monkeypatch)
+    f = new_game_apart(at)
+    for name, value in (("ann", 3), ("bea", 5)):
+        at(name)
+        f = Path(report("play", f, f"guess {value}", "--as", name)["file"])
+    monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 2 * 3600))
+    at("ann")
+    called = report("call", f, "cid", "--as", "ann")["file"]
+    at("cid")
+    answer = report("play", called, "guess 7", "--as", "cid")
+    assert answer["played"] == ["guess 7"]
+    assert "call on cid" not in ok("log", answer["file"]).stdout
+    for name in ("ann", "bea"):
+        at(name)
+        ok("receive", answer["file"])
+        status = ok("status", answer["file"]).stdout
+        assert (
+            "being signed" not in status and "call on cid" not in ok("log", answer["file"]).stdout
+        )
+        assert "cid" not in report("status", answer["file"])["awaiting"], status
+    assert ok("verify", answer["file"]).exit_code == 0

@@ -13,7 +13,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pbem.cli.schema import DIALECT, all_schemas
+from pbem.cli.schema import DIALECT, INTEGER_NOTE, all_schemas
+from pbem.format import gamefile
+from pbem.format.errors import Rejected
 
 SCHEMAS = all_schemas()
 
@@ -115,3 +117,29 @@ def test_the_schema_refuses_what_the_code_refuses(name: str, guess_file: Path) -
     mutated = copy.deepcopy(data)
     MUTATIONS[name](mutated)
     assert not validator("game-file").is_valid(mutated), name
+
+
+def test_every_integer_says_it_is_written_without_a_fraction(game_files: list[Path]) -> None:
+    """Issue 34: JSON Schema's integer type takes ``"seat": 0.0``, which pbem refuses (no
+    schema can tell 0.0 from 0): every integer of every schema says so in its comment, and
+    pbem refuses such a file in one line."""
+
+    def integers(node: Any) -> list[dict[str, Any]]:
+        if isinstance(node, dict):
+            own = [node] if node.get("type") == "integer" else []
+            return own + [i for v in node.values() for i in integers(v)]
+        if isinstance(node, list):
+            return [i for v in node for i in integers(v)]
+        return []
+
+    for stem, schema in SCHEMAS.items():
+        for node in integers(schema):
+            assert node.get("$comment") == INTEGER_NOTE, (stem, node)
+    seat = SCHEMAS["game-file"]["$defs"]["Envelope"]["properties"]["seat"]
+    assert seat["$comment"] == INTEGER_NOTE
+    text = game_files[0].read_text()
+    assert '"seat": 0,' in text
+    forged = text.replace('"seat": 0,', '"seat": 0.0,', 1)
+    validator("game-file").validate(json.loads(forged))  # what a schema cannot refuse
+    with pytest.raises(Rejected, match=r"number 0\.0 is not an integer: floats are not allowed"):
+        gamefile.decode(forged.encode())

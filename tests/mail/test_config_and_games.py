@@ -13,6 +13,7 @@ from pbem.format.errors import UsageError
 from pbem.mail import config as mail_config
 from pbem.mail.config import Imap, Smtp
 from tests.mail.conftest import cli
+from tests.mail.servers import Certs
 
 
 def pbem(*args: str, code: int = 0) -> Result:
@@ -34,6 +35,31 @@ def test_settings_round_trip_and_are_checked() -> None:
     )
     pbem("config", "unset", "smtp.security")
     assert mail_config.load().smtp.security == "starttls"
+
+
+def test_settings_that_would_break_a_mail_or_a_command_are_refused(
+    tmp_path: Path, certs: Certs
+) -> None:
+    """Issue 34: a host with a line break (a second SMTP command), a notify command with an
+    unbalanced quote (refused at each run of pbem watch), a CA bundle that is not there or
+    not a bundle: each refused when set, in one line, the settings unchanged."""
+    not_pem = tmp_path / "ca.txt"
+    not_pem.write_text("not a certificate\n")
+    cases = [
+        ("smtp.host", "mail.example.org\r\nRCPT TO:<x@example.org>", "one line"),
+        ("imap.user", "me\nA1 LOGOUT", "one line"),
+        ("notify", "notify-send 'your move", "notify: not a command line (No closing quotation)"),
+        ("smtp.ca_file", str(tmp_path / "missing.pem"), "missing.pem: no such file"),
+        ("imap.ca_file", str(not_pem), "ca.txt: not a CA bundle pbem can read"),
+    ]
+    for key, value, why in cases:
+        refused = pbem("config", "set", key, value, code=2)
+        assert refused.stderr.startswith(f"pbem: error: {key}: ") and why in refused.stderr
+        assert refused.stderr.count("\n") == 1
+    assert mail_config.load() == mail_config.MailConfig()
+    pbem("config", "set", "smtp.ca_file", str(certs.ca))
+    pbem("config", "set", "notify", "notify-send 'your move'")
+    assert mail_config.load().smtp.ca_file == str(certs.ca)
 
 
 def test_a_password_is_stored_only_when_insisted_on() -> None:

@@ -4,6 +4,7 @@ in the middle of IDLE, and polling when the server offers no IDLE (issue 17, poi
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -100,3 +101,19 @@ def test_without_idle_the_robot_polls(
     finally:
         robot.stop()
     assert robot.err == ["pbem watch: the IMAP server offers no IDLE: looking for mail every 1 s\n"]
+
+
+def test_ctrl_c_stops_the_robot_with_one_line_and_exit_130(trio: list[Player]) -> None:
+    """The README's contract: Ctrl-C ends any command with one line and exit 130; the
+    robot says it stopped (issue 28: it exited 0)."""
+    _, bob, _ = trio
+    robot = Robot(bob, "--interval", "600")
+    try:
+        wait_for(lambda: any("IDLE" in e for e in robot.err), "the robot idling")
+        robot.process.send_signal(signal.SIGINT)
+        assert robot.process.wait(30) == 130
+        wait_for(lambda: robot.err[-1:] == ["pbem watch: stopped\n"], "its last line")
+        assert not any("Traceback" in line for line in robot.err)
+    finally:
+        if robot.process.poll() is None:
+            robot.stop()

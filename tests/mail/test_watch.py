@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from imapclient import IMAPClient
 
 from pbem.mail.memory import Memory
 from tests.mail.conftest import Player, new_game
@@ -252,3 +253,21 @@ def test_without_cc_a_robot_forwards_what_it_merged(
     out, _ = watch(alice)
     assert "made 1 automatic step" in out  # the setup beacon: Alice got the full join
     assert not any(b"\nCc: " in raw for _, _, raw in smtp.delivery.messages)
+
+
+def test_a_mailbox_named_in_any_language_is_read(
+    trio: list[Player], tmp_path: Path, imap: Dovecot
+) -> None:
+    """IMAP names folders in modified UTF-7: ``Entwürfe`` is ``Entw&APw-rfe`` on the wire
+    (issue 28: imaplib by hand sent it raw, and watch ended with exit 3)."""
+    alice, bob, _ = trio
+    alice.run("send", new_game(trio, tmp_path), "--eml", tmp_path / "new.eml")
+    folder = "Entwürfe"
+    client = IMAPClient(HOST, imap.port, ssl=False, timeout=10)
+    client.login(bob.email, PASSWORD)
+    client.create_folder(folder)
+    client.append(folder, (tmp_path / "new.eml").read_bytes())
+    client.logout()
+    bob.run("config", "set", "imap.mailbox", folder)
+    out, _ = watch(bob)
+    assert "new game" in out and "made 1 automatic step" in out

@@ -192,11 +192,38 @@ def test_no_passphrase_is_asked_unless_a_private_item_is_read(
 # ----- stale files -----------------------------------------------------------------------
 
 
+def test_reading_a_stale_file_says_what_it_read_and_what_it_acted_on(
+    table: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The head came by mail from another home, so no file here holds it: the line says
+    so, and ``--json`` tells the file read and the head acted on (issue 28)."""
+    other = tmp_path / "other-home"
+    shutil.copytree(os.environ["PBEM_HOME"], other)
+    with monkeypatch.context() as elsewhere:
+        elsewhere.setenv("PBEM_HOME", str(other))
+        newer = report("play", table, "guess 3", "--as", "bea", "-o", "elsewhere.json")
+        ok("send", newer["file"], "--as", "bea", "--eml", "m.eml")
+    ok("receive", "m.eml")
+    game = report("status", "g.json")["game"][:8]
+    said = f"{table} holds 2 steps; your store holds 3 (not exported yet: pbem export {game})"
+    for command in (["status"], ["moves", "--as", "ann"], ["log"], ["show", "-o", "-"]):
+        args = [command[0], table, *command[1:]]
+        assert ok(*args).stderr.splitlines() == [f"{said}; using that"], command
+        answer = report(*args)
+        assert answer["read"] == {"file": str(table), "steps": 2}, command
+        assert answer["head"] == {"steps": 3, "export": None}, command
+    ok("export", table, "-o", "head.json")
+    assert report("log", table)["head"] == {"steps": 3, "export": "head.json"}
+    assert report("log", "head.json")["read"] == {"file": "head.json", "steps": 3}
+    assert ok("log", "head.json").stderr == ""  # not behind: nothing to say
+
+
 def test_a_stale_file_names_the_newer_head_and_the_command_uses_it(table: Path) -> None:
     newer = Path(report("play", table, "guess 3", "--as", "bea")["file"])
-    text = ok("status", table).stdout
-    assert f"{table} is 1 step behind your newest copy ({newer}); using that" in text
-    assert "committed already: bea" in text
+    result = ok("status", table)
+    said = f"{table} holds 2 steps; your store holds 3 (newest export: {newer}); using that"
+    assert result.stderr.splitlines() == [said]  # stdout: the head's status, as without it
+    assert "committed already: bea" in result.stdout
     played = report("play", table, "guess 6", "--as", "cid")
     assert played["played"] == ["guess 6"] and Path(played["file"]).name == "g.s0003-2.json"
     line = fails(1, "play", "g.json", "guess 2", "--as", "bea")

@@ -21,7 +21,8 @@ from click.testing import CliRunner
 
 from pbem.cli.main import main
 from pbem.format import gamefile
-from pbem.format.gamefile import GameFile
+from pbem.format.bundle import STEPS_TYPE, decode_bundle
+from pbem.format.gamefile import GameFile, step_hash
 from pbem.games.rattus.state import State as RattusState
 from pbem.games.rattus.state import board_of
 from pbem.ledger.replay import Replay, replay_file
@@ -46,7 +47,7 @@ def text(browser: Browser, element: str) -> str:
 def open_game(browser: Browser, server: Server, game: str) -> None:
     """From the games list (reached with the printed address), to the game's page."""
     browser.goto(server.url)
-    assert browser.evaluate("location.href") == server.base + "/", "the token left the address"
+    assert browser.evaluate("location.href") == server.pages + "/", "the token left the address"
     row = browser.evaluate(f"document.querySelector(\"tr[data-game='{game}']\").innerText")
     assert "your move" in row
     browser.click(f"tr[data-game='{game}'] a")
@@ -182,7 +183,7 @@ def test_a_morning_placement_by_clicking(
         assert browser.problems(server.base) == []
 
         # the private page: the sealed placement, seen by its player only
-        browser.goto(f"{server.base}/game/{game}")
+        browser.goto(f"{server.pages}/game/{game}")
         browser.type("#unlock input[name=passphrase]", PASSPHRASE)
         browser.click("#unlock button")
         browser.wait_for(lambda: browser.evaluate("!!document.querySelector('.private')"))
@@ -208,7 +209,12 @@ def test_a_morning_placement_by_clicking(
     attached = next(
         p for p in email.message_from_bytes(raw, policy=email.policy.default).iter_attachments()
     )
-    assert attached.get_content().decode() == exported.read_text()
+    # the others signed their joins: they get the steps they lack, the file's last ones
+    assert attached.get_content_type() == STEPS_TYPE
+    bundle = decode_bundle(attached.get_content())
+    steps = gamefile.decode(exported.read_bytes()).steps
+    assert bundle.index > 0 and len(steps) == bundle.index + len(bundle.steps)
+    assert [step_hash(s) for s in bundle.steps] == [step_hash(s) for s in steps[bundle.index :]]
 
 
 def test_a_rattus_turn_by_clicking(homes: Homes, server: Server, tmp_path: Path) -> None:

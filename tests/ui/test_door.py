@@ -5,18 +5,15 @@ same request done right is answered, so that each refusal is the door's doing.""
 
 from __future__ import annotations
 
-import http.client
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from pbem.cli.main import COMMANDS, main
 from pbem.store.store import Store
-from tests.ui.conftest import Server, running
+from tests.ui.conftest import Server, request, running
 from tests.ui.tables import PASSPHRASE, Table, furnish
 
 
@@ -34,50 +31,17 @@ def server(door: tuple[Server, Path, Table]) -> Server:
     return door[0]
 
 
-def request(
-    server: Server,
-    method: str,
-    path: str,
-    body: Any = None,
-    *,
-    cookie: bool = True,
-    origin: str | None = "",
-    token: str | None = "",
-    host: str = "",
-) -> tuple[int, dict[str, str], str]:
-    """One request, with the cookie, the Origin and the token header a page would send,
-    unless told otherwise."""
-    headers = {"Host": host or f"127.0.0.1:{server.port}"}
-    if cookie:
-        headers["Cookie"] = f"pbem-ui-{server.port}={server.token}"
-    if origin is not None:
-        headers["Origin"] = origin or server.base
-    if token is not None:
-        headers["X-Pbem-Token"] = token or server.token
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["Content-Type"] = "application/json"
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    try:
-        connection.request(method, path, body=data, headers=headers)
-        response = connection.getresponse()
-        text = response.read().decode()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
-    finally:
-        connection.close()
-
-
 def test_the_token_is_required_and_kept_in_a_strict_cookie(server: Server) -> None:
     status, _, text = request(server, "GET", "/", cookie=False)
     assert status == 403 and "open the address pbem ui printed, with its token" in text
     status, _, _ = request(server, "GET", "/?token=not-the-token", cookie=False)
     assert status == 403
     status, headers, _ = request(server, "GET", f"/?token={server.token}", cookie=False)
-    assert status == 303 and headers["location"] == "/"
+    assert status == 200 and headers["refresh"] == f"0;url={server.pages}/"
     cookie = headers["set-cookie"]
-    assert cookie.startswith(f"pbem-ui-{server.port}={server.token};")
+    assert cookie.startswith(f"pbem-ui-{server.port}=") and server.token not in cookie
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert f"Path={server.root}/" in cookie
     status, _, text = request(server, "GET", "/")
     assert status == 200 and "Games of bot1" in text
     assert server.url.startswith("http://127.0.0.1:")

@@ -73,10 +73,14 @@ PACKED = re.compile(r'<script type="application/octet-stream" id="frames">([^<]*
 
 
 def unpack(html: str) -> dict[str, list]:
-    """The frames the page's script steps through, as the browser unpacks them."""
+    """The frames the page's script steps through, as the browser unpacks them: each
+    frame's lines looked up by number and joined."""
     match = PACKED.search(html)
     assert match is not None, "the page holds no packed frames"
-    return json.loads(gzip.decompress(base64.b64decode(match.group(1))))
+    data = json.loads(gzip.decompress(base64.b64decode(match.group(1))))
+    lines = data["lines"]
+    frames = ["\n".join(lines[n] for n in numbers) for numbers in data["frames"]]
+    return {"frames": frames, "order": data["order"]}
 
 
 @cache

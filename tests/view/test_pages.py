@@ -12,7 +12,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from pbem.view.render import board_svg
+from pbem.view.render import board_svg, frame_html
+from pbem.view.seats import seats_of
 from tests.view.games import GAMES, game_id, history, leaks, page, public_items, readable, unpack
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -35,6 +36,20 @@ def test_page_and_every_frame_are_well_formed(game: tuple) -> None:
         assert len(svgs) <= 1
     drawn = [ET.fromstring(f).find(f".//{SVG}svg") is not None for f in data["frames"]]
     assert sum(drawn) >= len(data["frames"]) - 2, "only the positions before setup lack a board"
+
+
+@pytest.mark.parametrize("game", [GAMES[1], GAMES[4], GAMES[8]], ids=game_id)
+def test_the_packed_frames_are_the_positions_drawn(game: tuple) -> None:
+    """Each distinct line packed once: unpacked as the script does, position k shows
+    exactly the frame drawn for it, and the pack is far smaller than the frames."""
+    html = page(game)
+    data = unpack(html)
+    h = history(game)
+    seats = seats_of(h.replay.genesis)
+    drawn = [frame_html(h, position, seats) for position in h.positions]
+    assert [data["frames"][k] for k in data["order"]] == drawn
+    packed = len(re.search(r'id="frames">([^<]*)<', html).group(1))
+    assert packed * 4 < sum(len(f) for f in set(drawn))
 
 
 @pytest.mark.parametrize("game", GAMES, ids=game_id)

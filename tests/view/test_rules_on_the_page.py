@@ -7,7 +7,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from pbem.games.rattaneer.state import State as RattaneerState
-from pbem.games.rattus import flow
+from pbem.games.rattus import data, flow
 from pbem.games.rattus.state import State as RattusState
 from pbem.games.rattus.topics import shipped
 from pbem.ruleset import registry
@@ -62,8 +62,13 @@ def test_legend_explains_the_class_cards_in_play_and_every_token_symbol() -> Non
     assert wording.keys() & legend.keys()
     for name in wording.keys() & legend.keys():
         assert wording[name] in legend[name], name
-    for symbol in ("threshold", "M", "A", "islam", "peasantry"):
+    # the icons of the classes in play, and only those (which ones follows from the draws)
+    in_play = {card.name for card in state.cards}
+    icons = {c.icon for c in data.class_cards() if c.name in in_play}
+    absent = {c.icon for c in data.class_cards()} - icons
+    for symbol in ("threshold", "M", "A", *icons):
         assert symbol in legend, symbol
+    assert not absent & legend.keys(), absent & legend.keys()
     assert "most cubes" in legend["M"] and "at least that many cubes" in legend["threshold"]
 
 
