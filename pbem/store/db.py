@@ -213,6 +213,7 @@ def connect(path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
         raise _refuse(path, f"cannot open the store ({exc})") from None
+    db.text_factory = _text
     try:
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -235,13 +236,25 @@ def connect(path: Path) -> sqlite3.Connection:
         db.close()
         newer = f"schema {version}; this pbem reads {SCHEMA_VERSION} and older"
         raise _refuse(path, f"a store of a newer pbem ({newer})")
-    db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
-    db.execute(f"PRAGMA journal_size_limit = {WAL_BYTES}")
-    db.execute("PRAGMA synchronous = FULL")
-    db.execute("PRAGMA foreign_keys = ON")
+    try:
+        db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+        db.execute(f"PRAGMA journal_size_limit = {WAL_BYTES}")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema page
+        db.close()
+        raise _refuse(path, f"damaged ({type(exc).__name__})") from None
     return db
+
+
+def _text(data: bytes) -> str:
+    """A TEXT value as read: pbem writes UTF-8, so anything else is damage (exit 2)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise damaged("a text that is not UTF-8") from None
 
 
 def _upgrade(db: sqlite3.Connection, version: int) -> None:

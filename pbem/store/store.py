@@ -307,6 +307,8 @@ class Store:
             chain = self._chain(game)
         end = len(chain.hashes) if upto is None else min(upto, len(chain.hashes))
         try:
+            if not all(isinstance(k, str) and isinstance(t, str) for _, k, _, t in rows):
+                raise TypeError("not text")
             return [
                 Record(idx, kind, json.loads(seats), *_unlines(summary, chain.hashes[idx].hex()))
                 for idx, kind, seats, summary in rows
