@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
@@ -102,6 +103,11 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
                 as_json=as_json,
                 **where_of(err),
             )
+        except sqlite3.DatabaseError as err:  # the store file is damaged: not a bug of pbem
+            from pbem.store.db import damaged
+
+            damage = damaged(err)
+            fail(str(damage), damage.exit_code, code=damage.code, as_json=as_json)
         except BrokenPipeError:  # the reader left (``pbem log | head``): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(BROKEN_PIPE)

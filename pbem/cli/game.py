@@ -32,6 +32,7 @@ from pbem.cli.common import (
 from pbem.cli.progress import Progress
 from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
+from pbem.format.limits import read_input
 from pbem.format.words import plural
 
 if TYPE_CHECKING:  # the core is imported by the command that runs: a TAB completes without it
@@ -70,12 +71,7 @@ def card_of(spec: str, keyring: Keyring) -> IdentityCard:
     ``--seat alice`` beside a folder ``alice`` is alice of the keyring."""
     path = Path(spec)
     if path.suffix == ".json" or path.is_file():
-        try:
-            return IdentityCard.from_json(path.read_bytes(), what=str(path))
-        except FileNotFoundError as exc:
-            raise UsageError(f"{path}: no such file") from exc
-        except OSError as exc:
-            raise UsageError(f"{path}: cannot read it: {exc.strerror}") from exc
+        return IdentityCard.from_json(read_input(path), what=str(path))
     return keyring.card(spec)
 
 
@@ -325,7 +321,8 @@ def merge(files: tuple[Path, ...], output: Path | None, as_name: str | None, as_
     from pbem.store.store import Store
 
     store = Store(progress=Progress())
-    if output is not None and any(output.resolve() == f.resolve() for f in files):
+    same = os.path.realpath  # never raises (a symlink loop is refused when it is read)
+    if output is not None and any(same(output) == same(f) for f in files):
         raise UsageError(f"{output}: will not overwrite an input file; name another with -o")
     with store.writing():
         imported = [store.import_file(f) for f in files]

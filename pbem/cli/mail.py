@@ -8,6 +8,7 @@ that is refused (stale, forked, damaged) exits 1 after everything else was impor
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -37,6 +38,7 @@ from pbem.format.files import write_new
 from pbem.format.words import plural
 from pbem.ledger.awaiting import waits_for
 from pbem.store.chain import short_id
+from pbem.store.db import damaged
 from pbem.store.exports import newest_export, open_game
 from pbem.store.store import Store
 
@@ -162,6 +164,7 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
     from pbem.mail.sources import read_messages
 
     store = Store(progress=Progress())
+    store.db  # a store that cannot be opened fails now, before any mail is read  # noqa: B018
     me = own_card(as_name)
     games: list[dict[str, Any]] = []
     problems: list[str] = []
@@ -189,7 +192,8 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
         if not as_json:
             for problem in problems:
                 click.echo(f"pbem: {' '.join(problem.split())}", err=True)
-        err = Rejected(f"{plural(len(problems), 'problem')}; everything else was imported")
+        rest = "everything else was imported" if games else "nothing was imported"
+        err = Rejected(f"{plural(len(problems), 'problem')}; {rest}")
         emit_refused(as_json, report, lines, err)
     emit(as_json, report, lines)
 
@@ -201,6 +205,8 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
 @reports_errors
 def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
     """The games in your store: their step, whose move it is, your newest export."""
+    from pbem.mail import memory  # the store's table of mail seen: no SMTP, IMAP or templates
+
     store = Store(progress=Progress())
     me: IdentityCard | None = own_card(as_name)
     rows = []
@@ -232,7 +238,28 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
         lines = [f"no game in progress ({plural(finished, 'finished game')}: pbem games --all)"]
     elif not lines:
         lines = ["no games in the store (pbem receive MAIL)"]
-    emit(as_json, {"games": rows, "finished_hidden": finished}, lines)
+    quarantined = [
+        {"message": label, "reason": reason, "received": when}
+        for label, reason, when in memory.Memory(store).quarantined()
+    ]
+    lines += _quarantine_lines(quarantined, show_all)
+    report = {"games": rows, "finished_hidden": finished, "quarantined": quarantined}
+    emit(as_json, report, lines)
+
+
+#: ``pbem games`` lists this many quarantined messages (``--all``: every one).
+QUARANTINE_SHOWN = 3
+
+
+def _quarantine_lines(quarantined: list[dict[str, Any]], show_all: bool) -> list[str]:
+    """The mail put aside by the input limits, newest first: never imported, marked read."""
+    if not quarantined:
+        return []
+    shown = quarantined if show_all else quarantined[:QUARANTINE_SHOWN]
+    more = len(quarantined) - len(shown)
+    head = f"{plural(len(quarantined), 'mail')} quarantined (refused by an input limit)"
+    lines = [head + (f"; the newest {len(shown)} (pbem games --all: every one):" if more else ":")]
+    return lines + [f"  {q['message']}: {q['reason']}" for q in shown]
 
 
 def _unexported(game: str) -> str:
@@ -340,6 +367,8 @@ def _one_pass(robot: Robot, as_json: bool) -> int:
         report = robot.run_once()
     except (PbemError, OSError) as exc:
         report = PassReport(problems=[str(exc)], server_failed=True)
+    except sqlite3.DatabaseError as exc:  # the store is damaged: said, and tried again
+        report = PassReport(problems=[str(damaged(exc))], server_failed=True)
     for line in report.lines:
         click.echo(json.dumps({"ok": True, "event": line}) if as_json else line)
     for problem in report.problems:

@@ -38,6 +38,7 @@ from pbem.format.card import (
 )
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import atomic_write
+from pbem.format.limits import read_input
 
 KEY_FILE_FORMAT = "pbem-key/1"
 
@@ -259,15 +260,8 @@ class Keyring:
     def _card_path(self, name: str) -> Path | None:
         return self._names_in(self.cards_dir).get(check_name(name).lower())
 
-    @staticmethod
-    def _read(path: Path) -> bytes:
-        try:
-            return path.read_bytes()
-        except OSError as exc:
-            raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-
     def _read_key_file(self, path: Path) -> KeyFile:
-        value = parse(self._read(path), what=f"key file {path}")
+        value = parse(read_input(path), what=f"key file {path}")
         if not isinstance(value, dict):
             raise Rejected(f"key file {path} is damaged: not a JSON object")
         try:
@@ -281,7 +275,7 @@ class Keyring:
         return key_file
 
     def _read_card_file(self, path: Path) -> IdentityCard:
-        card = IdentityCard.from_json(self._read(path), what=f"card file {path}")
+        card = IdentityCard.from_json(read_input(path), what=f"card file {path}")
         if card.name != path.stem:
             raise Rejected(f"card file {path} is damaged: it holds the card of {card.name!r}")
         return card
@@ -408,7 +402,7 @@ class Keyring:
         """
         if not isinstance(card, IdentityCard):
             path = Path(card)
-            card = IdentityCard.from_json(self._read(path), what=f"card file {path}")
+            card = IdentityCard.from_json(read_input(path), what=f"card file {path}")
         for own, is_own in self.list():
             same_name = own.name.lower() == card.name.lower()
             if own == card and not is_own:

@@ -22,9 +22,8 @@ from typing import Any
 import rfc8785
 
 from pbem.format.errors import Rejected
+from pbem.format.limits import MAX_DEPTH, OverLimit, check_json
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
-MAX_DEPTH = 64
 MAX_SAFE_INTEGER = 2**53 - 1
 """JCS writes numbers as IEEE doubles: beyond this an integer is no longer exact."""
 _MAX_DIGITS = len(str(MAX_SAFE_INTEGER))
@@ -32,9 +31,10 @@ _B64URL = re.compile(r"[A-Za-z0-9_-]*={0,2}")
 _FAST = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-class OutOfRange(Rejected):
+class OutOfRange(OverLimit):
     """An integer outside ±(2^53 − 1) in parsed JSON; ``path`` says where (keys and
-    indexes from the top), so callers can name the step and the field."""
+    indexes from the top), so callers can name the step and the field. Refused on its
+    digit string, before any conversion (``parse_int``)."""
 
     def __init__(self, path: list[str | int], text: str, what: str) -> None:
         self.shown = text if len(text) <= 24 else f"{text[:12]}… ({len(text)} digits)"
@@ -262,10 +262,10 @@ def _find_big(value: Any, path: list[str | int], what: str) -> None:
 
 def parse(data: bytes | str, *, what: str = "file") -> Any:
     """Parse untrusted JSON strictly; every refusal is a one-line ``Rejected`` (an
-    ``OutOfRange`` for a too-large integer, naming where it is)."""
+    ``OutOfRange`` for a too-large integer, naming where it is; an ``OverLimit`` for text
+    too large or too deep, refused before parsing)."""
+    check_json(data, what)
     if isinstance(data, bytes):
-        if len(data) > MAX_FILE_BYTES:
-            raise Rejected(f"{what} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -285,8 +285,8 @@ def parse(data: bytes | str, *, what: str = "file") -> Any:
         raise Rejected(
             f"{what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from exc
-    except RecursionError as exc:
-        raise Rejected(f"{what}: JSON is nested deeper than {MAX_DEPTH} levels") from exc
+    except RecursionError as exc:  # unbalanced text deeper than the stack: never JSON
+        raise OverLimit(f"{what}: JSON is nested deeper than {MAX_DEPTH} levels") from exc
     except OutOfRange:
         raise  # its reader says where, in the file's own terms (``gamefile.decode``)
     except Rejected as exc:  # a duplicate key, a float: which file, with several to read
@@ -294,6 +294,20 @@ def parse(data: bytes | str, *, what: str = "file") -> Any:
     if type(value) is dict or type(value) is list:
         _check_depth(value)
     return value
+
+
+def value_end(text: str, what: str) -> int:
+    """Where the JSON value at the start of ``text`` ends (text may follow it, as after a
+    game file pasted in a mail), found without converting a number or trusting the depth:
+    the value itself is then read by ``parse``. ``Rejected`` if there is no whole value."""
+    check_json(text, what)
+    scanner = json.JSONDecoder(parse_int=_mark_int, parse_float=str, parse_constant=str)
+    try:
+        return scanner.raw_decode(text)[1]
+    except json.JSONDecodeError as exc:
+        raise Rejected(f"{what} is truncated or damaged (line {exc.lineno})") from exc
+    except RecursionError as exc:  # unbalanced text deeper than the stack
+        raise OverLimit(f"{what}: JSON is nested deeper than {MAX_DEPTH} levels") from exc
 
 
 def pretty(value: Any) -> str:

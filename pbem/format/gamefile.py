@@ -35,7 +35,8 @@ from pbem.format.canonical import (
     pretty,
 )
 from pbem.format.card import IdentityCard
-from pbem.format.errors import Rejected, Unreadable
+from pbem.format.errors import Rejected
+from pbem.format.limits import read_input
 from pbem.format.notes import Notes
 
 FORMAT = "pbem/1"
@@ -269,7 +270,8 @@ def _where(path: list[str | int], raw: Any) -> tuple[str, str]:
     (bea)``; the seat only when the file states it as a proper integer) and the field."""
     genesis = raw.get("genesis") if isinstance(raw, dict) else None
     seats = genesis.get("seats") if isinstance(genesis, dict) else None
-    names = [c.get("name") if isinstance(c, dict) else None for c in seats or []]
+    listed = seats if isinstance(seats, list) else []  # as written: maybe not even a list
+    names = [c.get("name") if isinstance(c, dict) else None for c in listed]
     if path[:1] in (["genesis"], ["state"]):
         return ("genesis" if path[0] == "genesis" else "cached state"), _field(path[1:])
     if path[:1] != ["steps"] or len(path) < 2:
@@ -476,12 +478,5 @@ def encode(game: GameFile) -> str:
 
 
 def read(path: Path, *, lazy: bool = False) -> GameFile:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError as exc:
-        raise Unreadable(f"{path}: no such file") from exc
-    except IsADirectoryError as exc:
-        raise Unreadable(f"{path}: is a directory, not a game file") from exc
-    except OSError as exc:
-        raise Unreadable(f"{path}: cannot read ({exc.strerror})") from exc
-    return decode(data, what=str(path), lazy=lazy)
+    """A game file from disk: a regular file within the size limit (``read_input``)."""
+    return decode(read_input(path), what=str(path), lazy=lazy)

@@ -12,10 +12,11 @@ from typing import Any
 
 from pbem.format.bundle import Request
 from pbem.format.card import IdentityCard
-from pbem.format.errors import PbemError
+from pbem.format.errors import PbemError, UsageError
 from pbem.format.words import plural
 from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
-from pbem.mail.extract import find_games, parse_message
+from pbem.mail.extract import find_games, message_key
+from pbem.mail.memory import Memory
 from pbem.store.bundles import Pending
 from pbem.store.chain import short_id
 from pbem.store.head import Imported
@@ -37,19 +38,24 @@ class MessageReport:
     requests: list[Request] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     proofs: list[str] = field(default_factory=list)
+    hostile: list[str] = field(default_factory=list)
+    """Why the message is quarantined (an input limit refused it or a part of it)."""
 
 
 def import_message(store: Store, raw: bytes, where: str) -> MessageReport:
+    """Import what ``raw`` carries; a message refused by an input limit is recorded in
+    the store's quarantine (``pbem.mail.memory``), whatever else it brought."""
     found = find_games(raw, where)
-    message = parse_message(raw)
-    sender = getattr(message["From"], "addresses", ())
     report = MessageReport(
         found.label,
-        sender=sender[0].addr_spec if sender else "",
-        reminder=str(message.get("X-Pbem-Reminder", "")).strip() == "yes",
+        sender=found.sender,
+        reminder=found.reminder,
         problems=list(found.problems),
         requests=[request for _, request in found.requests],
+        hostile=list(found.hostile),
     )
+    if found.hostile:
+        Memory(store).quarantine(message_key(raw), found.label, "; ".join(found.hostile))
     for label, game in found.games:
         _take(report, label, lambda g=game, w=label: store.import_game(g, w))
     for label, bundle in found.bundles:
@@ -61,6 +67,8 @@ def _take(report: MessageReport, label: str, take: Callable[[], Imported | Pendi
     """One part of a message into the store: imported, kept, or one problem line."""
     try:
         done = take()
+    except UsageError:  # the store cannot be read or written: no mail is to blame
+        raise
     except PbemError as exc:
         report.problems.append(f"{label}: {exc}")
         if exc.detail:

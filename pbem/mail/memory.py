@@ -47,6 +47,22 @@ class Memory:
                 "INSERT OR IGNORE INTO messages (key, seen) VALUES (?, ?)", (key, int(time.time()))
             )
 
+    def quarantine(self, key: str, label: str, reason: str) -> None:
+        """Record a message refused by an input limit (once per message), so that
+        ``pbem games`` can say what was put aside, and why."""
+        with self.store.writing():
+            self.store.db.execute(
+                "INSERT OR IGNORE INTO quarantine (key, label, reason, received) "
+                "VALUES (?, ?, ?, ?)",
+                (key, label[:200], reason[:500], int(time.time())),
+            )
+
+    def quarantined(self) -> list[tuple[str, str, int]]:
+        """The messages quarantined, newest first: label, reason, when (UTC seconds)."""
+        return list(
+            self.store.db.execute("SELECT label, reason, received FROM quarantine ORDER BY id DESC")
+        )
+
     def notified(self, who: str, game: str) -> str | None:
         row = self.store.db.execute(
             "SELECT head FROM notified WHERE who = ? AND game = ?", (who, game)

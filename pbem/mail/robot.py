@@ -14,8 +14,10 @@ for mail (IMAP IDLE) and for any other process of the home that changes the stor
 Restart-safe by construction, with all its memory in the store (``pbem.mail.memory``):
 
 - what was read is remembered per mailbox (UIDVALIDITY and the last UID done) and per
-  Message-ID, saved after every message, so a crash or a dropped connection costs at most
-  re-reading one message, and importing it twice changes nothing;
+  Message-ID and body (so a mail sent again intact after a damaged copy is read), saved
+  after every message, so a crash or a dropped connection costs at most re-reading one
+  message, and importing it twice changes nothing; a message refused by an input limit
+  is quarantined and taken like any other, so no mail can stop the robot;
 - what must be sent is queued in the store's outbox before any attempt, and marked sent
   only once the server took it, so a refused or dropped SMTP session loses nothing;
 - which steps to make is decided from the store, not from the message that brought the
@@ -27,7 +29,6 @@ Mail is never deleted or flagged on the server.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shlex
 import subprocess
@@ -48,7 +49,7 @@ from pbem.mail import transport
 from pbem.mail.botseat import BotSeat
 from pbem.mail.compose import answer_for, message_for, reminder_for, request_for
 from pbem.mail.config import MailConfig
-from pbem.mail.extract import parse_message
+from pbem.mail.extract import message_key, parse_message
 from pbem.mail.inbox import describe, import_message
 from pbem.mail.memory import Memory
 from pbem.mail.waiting import Waiter, Woken
@@ -182,8 +183,10 @@ class Robot:
             report.server_failed = True
 
     def _take(self, raw: bytes, where: str, report: PassReport) -> None:
-        ident = str(parse_message(raw).get("Message-ID", "")).strip()
-        key = ident or "sha256:" + hashlib.sha256(raw).hexdigest()
+        """Import one message, unless it was taken before (the same Message-ID and body:
+        ``message_key``). A message refused by an input limit is quarantined by the import
+        and marked as taken like any other: one bad mail never stops the robot."""
+        key = message_key(raw)
         if self.memory.seen(key):
             return
         result = import_message(self.store, raw, where)

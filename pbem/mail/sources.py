@@ -7,33 +7,36 @@ Mailboxes are opened read-only in effect: messages are read, never removed or fl
 from __future__ import annotations
 
 import mailbox
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.format.errors import Unreadable, UsageError
+from pbem.format.limits import MAX_MAIL_BYTES, check_size, open_input, read_input
 
 
 def read_messages(source: str) -> Iterator[tuple[str, bytes]]:
-    """``(where, raw bytes)`` for every message in ``source``."""
+    """``(where, raw bytes)`` for every message in ``source``. A message file is read
+    as any input file is (a regular file, within the mail size limit); standard input up
+    to that limit."""
     if source == "-":
-        yield "standard input", sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(MAX_MAIL_BYTES + 1)
+        check_size(len(data), MAX_MAIL_BYTES, "the message on standard input")
+        yield "standard input", data
         return
     path = Path(source)
     if path.is_dir():
         yield from _maildir(path)
         return
-    try:
-        with path.open("rb") as handle:
-            first = handle.readline()
-    except FileNotFoundError:
-        raise Unreadable(f"{path}: no such file or mailbox") from None
-    except OSError as exc:
-        raise Unreadable(f"{path}: cannot open ({exc.strerror})") from None
-    if first.startswith(b"From "):
+    if not os.path.lexists(path):
+        raise Unreadable(f"{path}: no such file or mailbox")
+    with open_input(path) as handle:
+        first = handle.read(len(b"From "))
+    if first == b"From ":
         yield from _mbox(path)
     else:
-        yield str(path), path.read_bytes()
+        yield str(path), read_input(path, limit=MAX_MAIL_BYTES)
 
 
 def _maildir(path: Path) -> Iterator[tuple[str, bytes]]:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.format.limits import check_digits
 from pbem.ruleset.rules import OptionHelp, RulesError, Ruleset
 
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
@@ -44,19 +45,33 @@ def check_options(rules: Ruleset, raw: Mapping[str, str]) -> None:
         values = allowed(option)
         if isinstance(values, list) and value not in values:
             raise RulesError(
-                f"option {name} takes {' or '.join(values)}, not {value!r} ({option.help})"
+                f"option {name} takes {' or '.join(values)}, not {_shown(value)} ({option.help})"
             )
         if isinstance(values, range) and not (
             value.isascii() and value.isdigit() and int(value) in values
         ):
             raise RulesError(
                 f"option {name} takes a whole number from {values.start} to "
-                f"{values.stop - 1}, not {value!r} ({option.help})"
+                f"{values.stop - 1}, not {_shown(value)} ({option.help})"
             )
 
 
 def normal_options(rules: Ruleset, raw: Mapping[str, str]) -> dict[str, Any]:
     """``--option K=V`` values checked against what ``rules`` documents (``check_options``)
     and normalized by it (``Ruleset.parse_options``): the options a genesis holds."""
+    for name, value in raw.items():  # before anything converts it, a ruleset's int() too
+        _short_numbers(name, value)
     check_options(rules, raw)
     return rules.parse_options(raw)
+
+
+def _short_numbers(name: str, value: str) -> None:
+    """A value written as a number is held to the integer limit before anything converts
+    it (``pbem.format.limits``): an ``OverLimit``, exit 1, like any input over a limit."""
+    if value.strip().lstrip("+-").isdigit():
+        check_digits(value, f"option {name}")
+
+
+def _shown(value: str) -> str:
+    """A refused value as a message quotes it: whole when short."""
+    return repr(value) if len(value) <= 40 else f"{value[:20]!r}… ({len(value)} characters)"

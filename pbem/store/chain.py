@@ -19,6 +19,7 @@ from pbem.format.gamefile import Batch, Entry, GameFile, step_hash
 from pbem.format.words import plural
 from pbem.ledger.audit import Comparison
 from pbem.ledger.position import Position
+from pbem.store.db import damaged
 
 DIGEST = 32
 """The size of a SHA-256 item hash: a step's items are its row's hashes, end to end."""
@@ -44,8 +45,12 @@ class Chain:
     @classmethod
     def read(cls, db: sqlite3.Connection, game: str) -> Chain:
         rows = db.execute(
-            "SELECT hash, items, complete FROM steps WHERE game = ? ORDER BY idx", (game,)
+            "SELECT hash, items, complete, idx FROM steps WHERE game = ? ORDER BY idx", (game,)
         ).fetchall()
+        for index, (hash_, items, _, idx) in enumerate(rows):
+            shape = isinstance(hash_, bytes) and len(hash_) == DIGEST and isinstance(items, bytes)
+            if not shape or idx != index or not items or len(items) % DIGEST:
+                raise damaged(f"step {index + 1} of game {short_id(game)} is not a step row")
         return cls(
             [r[0] for r in rows],
             [split(r[1]) for r in rows],

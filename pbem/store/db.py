@@ -18,11 +18,12 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbem.format.errors import UsageError
+from pbem.crypto.keyring import default_home
+from pbem.format.errors import Unreadable, UsageError
 
 FILE_NAME = "store.sqlite"
 APPLICATION_ID = 0x7062656D  # "pbem"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_MS = 60_000
 #: The write-ahead log is folded into the database every this many pages and then cut back
 #: to ``WAL_BYTES``: a ``watch`` that runs for weeks keeps one connection open, and without
@@ -151,7 +152,30 @@ CREATE TABLE asked (                -- requests for missing steps sent, so each 
   PRIMARY KEY (game, have)
 ) WITHOUT ROWID;
 """,
+    3: """
+CREATE TABLE quarantine (           -- mail refused by an input limit: read, never imported
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,         -- as the robot remembers messages (Message-ID, digest)
+  label TEXT NOT NULL,              -- its Message-ID, subject or where it was read
+  reason TEXT NOT NULL,
+  received INTEGER NOT NULL
+);
+""",
 }
+
+
+class Damaged(Unreadable):
+    """The store file is damaged (a page overwritten, a table missing, a row that does not
+    decode): one line with exit 2, as for any file that cannot be read; nothing is written
+    to it, and what verifies is rebuilt from the steps where it can be (a checkpoint)."""
+
+
+def damaged(reason: object, home: Path | None = None) -> Damaged:
+    path = store_path(home if home is not None else default_home())
+    return Damaged(
+        f"{path}: the store is damaged ({reason}); it was left as it is (move it away and "
+        "receive or open your game files again to start afresh)"
+    )
 
 
 def pack(data: bytes) -> bytes:
@@ -165,7 +189,12 @@ def pack(data: bytes) -> bytes:
 def unpack(blob: bytes) -> bytes:
     """The canonical bytes ``pack`` kept. A canonical item is a JSON object, so it starts
     with ``{``; a zlib stream never does (its first byte is 0x78 here)."""
-    return blob if blob[:1] == b"{" else zlib.decompress(blob)
+    if not isinstance(blob, bytes):
+        raise damaged(f"an item of type {type(blob).__name__}")
+    try:
+        return blob if blob[:1] == b"{" else zlib.decompress(blob)
+    except zlib.error as exc:
+        raise damaged(f"an item does not unpack: {exc}") from None
 
 
 def store_path(home: Path) -> Path:
@@ -184,6 +213,7 @@ def connect(path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
         raise _refuse(path, f"cannot open the store ({exc})") from None
+    db.text_factory = _text
     try:
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -193,19 +223,38 @@ def connect(path: Path) -> sqlite3.Connection:
     if app != APPLICATION_ID:
         db.close()
         raise _refuse(path, "not a pbem store (another program's database)")
+    if version < 1:
+        db.close()
+        raise _refuse(path, f"not a pbem store (schema {version})")
     if version < SCHEMA_VERSION:
-        _upgrade(db, version)
+        try:
+            _upgrade(db, version)
+        except sqlite3.DatabaseError as exc:  # tables of a later schema in an earlier one
+            db.close()
+            raise _refuse(path, f"schema {version} cannot be upgraded ({exc}): damaged") from None
     elif version != SCHEMA_VERSION:
         db.close()
         newer = f"schema {version}; this pbem reads {SCHEMA_VERSION} and older"
         raise _refuse(path, f"a store of a newer pbem ({newer})")
-    db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
-    db.execute(f"PRAGMA journal_size_limit = {WAL_BYTES}")
-    db.execute("PRAGMA synchronous = FULL")
-    db.execute("PRAGMA foreign_keys = ON")
+    try:
+        db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+        db.execute(f"PRAGMA journal_size_limit = {WAL_BYTES}")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema page
+        db.close()
+        raise _refuse(path, f"damaged ({type(exc).__name__})") from None
     return db
+
+
+def _text(data: bytes) -> str:
+    """A TEXT value as read: pbem writes UTF-8, so anything else is damage (exit 2)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise damaged("a text that is not UTF-8") from None
 
 
 def _upgrade(db: sqlite3.Connection, version: int) -> None:

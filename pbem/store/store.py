@@ -30,7 +30,7 @@ from pbem.crypto.keyring import default_home
 from pbem.format import gamefile
 from pbem.format.bundle import Bundle
 from pbem.format.canonical import canonical
-from pbem.format.errors import InternalError, UsageError
+from pbem.format.errors import InternalError, Rejected, UsageError
 from pbem.format.files import write_new
 from pbem.format.gamefile import (
     Batch,
@@ -38,6 +38,7 @@ from pbem.format.gamefile import (
     Envelope,
     GameFile,
     Genesis,
+    S,
     step_hash,
 )
 from pbem.ledger.checkpoint import CheckpointError, restore, snapshot
@@ -46,7 +47,7 @@ from pbem.ledger.replay import Progress, Replay
 from pbem.ledger.terms import Record
 from pbem.ruleset import registry
 from pbem.store.chain import Chain, digest, short_id, split
-from pbem.store.db import connect, now, pack, store_path, transaction, unpack
+from pbem.store.db import connect, damaged, now, pack, store_path, transaction, unpack
 from pbem.store.head import Head, Imported
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ class Store:
         row = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
         if row is None:
             raise UsageError(f"game {short_id(game)} is not in the store")
-        return gamefile.load_stored(Genesis, row[0])
+        return _stored(Genesis, row[0], self.home)
 
     def head(self, game: str, read: Head | None = None) -> Head:
         """The verified position at the game's head, from its checkpoint, read in one
@@ -244,11 +245,14 @@ class Store:
     def _item(self, key: bytes) -> Any:
         row = self.db.execute("SELECT data FROM items WHERE hash = ?", (key,)).fetchone()
         if row is None:
-            raise UsageError("the store is missing an item it lists (damaged?)")
+            raise damaged(f"item {key.hex()[:12]} is missing", self.home)
         data = unpack(row[0])
-        value = json.loads(data)
-        model = Envelope if value.get("kind") == "envelope" else Entry
-        return gamefile.load_stored(model, data)
+        try:
+            value = json.loads(data)
+        except ValueError:
+            raise damaged("a stored item is not JSON", self.home) from None
+        kind = value.get("kind") if isinstance(value, dict) else None
+        return _stored(Envelope if kind == "envelope" else Entry, data, self.home)
 
     def steps(self, game: str, upto: int | None = None, since: int = 0) -> list[Entry | Batch]:
         """The stored steps of a game (those from index ``since`` up to ``upto``), as models:
@@ -302,11 +306,17 @@ class Store:
             ).fetchall()
             chain = self._chain(game)
         end = len(chain.hashes) if upto is None else min(upto, len(chain.hashes))
-        return [
-            Record(idx, kind, json.loads(seats), *_unlines(summary, chain.hashes[idx].hex()))
-            for idx, kind, seats, summary in rows
-            if idx < end
-        ]
+        try:
+            if not all(isinstance(k, str) and isinstance(t, str) for _, k, _, t in rows):
+                raise TypeError("not text")
+            return [
+                Record(idx, kind, json.loads(seats), *_unlines(summary, chain.hashes[idx].hex()))
+                for idx, kind, seats, summary in rows
+                if idx < end
+            ]
+        except (ValueError, TypeError, AttributeError, IndexError) as exc:
+            why = f"a history line does not read ({type(exc).__name__})"
+            raise damaged(why, self.home) from None
 
     # ----- exporting -------------------------------------------------------------------------
 
@@ -483,6 +493,15 @@ class Store:
             "INSERT OR REPLACE INTO checkpoints (game, count, head, data) VALUES (?, ?, ?, ?)",
             (gid, pos.count, head, snapshot(pos)),
         )
+
+
+def _stored(model: type[S], data: bytes, home: Path) -> S:
+    """A signed object as the store kept it, or ``Damaged`` when the row was changed on
+    disk (the store verified it before keeping it, so this is damage, not bad input)."""
+    try:
+        return gamefile.load_stored(model, data)
+    except (ValueError, Rejected, TypeError, AttributeError) as exc:
+        raise damaged(f"a stored {model.__name__.lower()} does not read", home) from exc
 
 
 def _lines(record: Record) -> str:

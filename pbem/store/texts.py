@@ -15,8 +15,8 @@ from pbem.format.bundle import decode_bundle, encode_bundle
 from pbem.format.canonical import pretty
 from pbem.format.errors import InternalError
 from pbem.format.gamefile import FORMAT, CachedState
-from pbem.store.chain import short_id
-from pbem.store.db import unpack
+from pbem.store.chain import digest, short_id
+from pbem.store.db import damaged, unpack
 
 if TYPE_CHECKING:
     from pbem.store.head import Head
@@ -90,7 +90,7 @@ def _step_values(store: Store, game: str, rows: list[list[bytes]]) -> list[Any]:
     items = dict(store.db.execute("SELECT hash, data FROM items WHERE game = ?", (game,)))
     out = []
     for digests in rows:
-        values = [json.loads(unpack(items[d])) for d in digests]
+        values = [_item_value(items, d) for d in digests]
         if values[0]["kind"] == "envelope":
             first = values[0]
             batch = {"decision": first["decision"], "envelopes": values, "kind": "batch"}
@@ -98,6 +98,15 @@ def _step_values(store: Store, game: str, rows: list[list[bytes]]) -> list[Any]:
         else:
             out.append(values[0])
     return out
+
+
+def _item_value(items: dict[bytes, bytes], key: bytes) -> Any:
+    """An item's JSON value from its stored bytes, which must still hash to ``key`` (the
+    store keeps items by hash: anything else is a damaged store, not a bug)."""
+    data = unpack(items[key]) if key in items else None
+    if data is None or digest(data) != key:
+        raise damaged(f"item {key.hex()[:12]} is {'changed' if data else 'missing'}")
+    return json.loads(data)
 
 
 def _check_export(game: str, text: str, hashes: list[bytes], cached: CachedState) -> None:

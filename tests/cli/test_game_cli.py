@@ -279,7 +279,7 @@ def test_a_seat_named_like_a_folder_is_the_keyring_s(table: Path) -> None:
     ok("new", "guess", "--seat", "alice", "--seat", "carol", "--as", "alice", "-o", "h.json")
     (table / "dave.json").mkdir()
     argv = ["new", "guess", "--seat", "alice", "--seat", "dave.json", "--as", "alice"]
-    error(2, "dave.json: cannot read it", *argv, "-o", "i.json")
+    error(2, "dave.json: is a folder, not a file", *argv, "-o", "i.json")
     assert not (table / "i.json").exists()
 
 

@@ -227,7 +227,7 @@ def test_import_not_json(tmp_path: Path) -> None:
 
 
 def test_import_missing_file(tmp_path: Path) -> None:
-    assert_error(run("import", str(tmp_path / "nope.json")), 2, "cannot read")
+    assert_error(run("import", str(tmp_path / "nope.json")), 2, "nope.json: no such file")
 
 
 def test_import_own_card_is_refused(tmp_path: Path) -> None:

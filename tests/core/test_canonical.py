@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from pbem.format.canonical import (
     _FAST,
-    MAX_FILE_BYTES,
     _in_fast_domain,
     b64d,
     b64e,
@@ -22,6 +21,7 @@ from pbem.format.canonical import (
     pretty,
 )
 from pbem.format.errors import Rejected
+from pbem.format.limits import MAX_FILE_BYTES
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=20),

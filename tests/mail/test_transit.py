@@ -148,7 +148,7 @@ def test_bad_input_is_one_line_per_problem_and_exit_1(tmp_path: Path, case: str)
     lines = result.stderr.splitlines()
     assert len(lines) == 2 and expected in lines[0], lines
     assert lines[0].startswith("pbem: message '[pbem] a game': ")
-    assert lines[1] == "pbem: error: 1 problem; everything else was imported"
+    assert lines[1] == "pbem: error: 1 problem; nothing was imported"
 
 
 def test_a_bad_message_does_not_stop_the_good_ones(tmp_path: Path) -> None:

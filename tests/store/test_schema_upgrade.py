@@ -20,13 +20,13 @@ def old_store(path: Path, version: int) -> None:
     db.close()
 
 
-def test_a_store_of_schema_1_gains_the_tables_of_schema_2(tmp_path: Path) -> None:
+def test_a_store_of_schema_1_gains_the_tables_of_schema_2_and_3(tmp_path: Path) -> None:
     path = tmp_path / FILE_NAME
     old_store(path, 1)
     db = connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"pending", "asked", "games", "steps"} <= tables
+    assert {"pending", "asked", "quarantine", "games", "steps"} <= tables
     db.close()
     connect(path).close()  # opening it again changes nothing
 
