@@ -201,6 +201,9 @@ class Store:
             replay.add(step)
             if self.progress is not None:
                 self.progress(n, len(steps))
+        if replay.count != len(steps):  # the rows were verified once: they were changed since
+            why = f"game {short_id(game)}: its {len(steps)} stored steps read as {replay.count}"
+            raise damaged(why, self.home)
         if self._mode == "write":
             self._checkpoint(game, replay)
         return Head(self, game, replay)
