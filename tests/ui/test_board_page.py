@@ -44,10 +44,18 @@ def text(browser: Browser, element: str) -> str:
     return str(browser.evaluate(f"document.getElementById({json.dumps(element)}).textContent"))
 
 
+def let_in(browser: Browser, server: Server) -> None:
+    """The printed address, as a player opens it: a page that sets the cookie and refreshes
+    to the games list. Its load event comes first; the games list is waited for."""
+    browser.goto(server.url)
+    where = "location.href + ' ' + document.readyState + ' ' + !!document.getElementById('games')"
+    games = f"{server.pages}/ complete true"
+    browser.wait_for(lambda: browser.evaluate(where) == games)
+
+
 def open_game(browser: Browser, server: Server, game: str) -> None:
     """From the games list (reached with the printed address), to the game's page."""
-    browser.goto(server.url)
-    assert browser.evaluate("location.href") == server.pages + "/", "the token left the address"
+    let_in(browser, server)
     row = browser.evaluate(f"document.querySelector(\"tr[data-game='{game}']\").innerText")
     assert "your move" in row
     browser.click(f"tr[data-game='{game}'] a")
@@ -158,7 +166,7 @@ def test_a_morning_placement_by_clicking(
     game = homes.table.rattaneer.genesis.game
     configure_mail(homes.ui, smtp, certs)
     with Browser() as browser:
-        browser.goto(server.url)
+        let_in(browser, server)
         rows = browser.evaluate("document.getElementById('games').innerText")
         assert "the deadline passes at 2026-01-03 00:00 UTC" in rows  # the Rattaneer game's
         browser.screenshot("#games", ARTIFACTS / "games.png")

@@ -146,7 +146,9 @@ def test_the_browser_is_opened_through_a_private_file_and_neighbours_get_no_cook
         copy.write_text(text)
         with Browser() as browser:
             browser.goto(copy.as_uri())
-            browser.wait_for(lambda: browser.evaluate("location.href") == server.pages + "/")
+            where = "location.href + ' ' + document.readyState"
+            games = f"{server.pages}/ complete"
+            browser.wait_for(lambda: browser.evaluate(where) == games)
             assert "Games of bot1" in browser.evaluate("document.body.innerText")
             browser.goto(f"{there}/")
             browser.goto(f"{there}/s/another-root/")
