@@ -19,7 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.crypto.keyring import default_home
-from pbem.format.errors import Unreadable, UsageError
+from pbem.format import gamefile
+from pbem.format.errors import Rejected, Unreadable, UsageError
+from pbem.format.gamefile import S
+from pbem.ledger.terms import Record
 
 FILE_NAME = "store.sqlite"
 APPLICATION_ID = 0x7062656D  # "pbem"
@@ -314,3 +317,22 @@ def transaction(db: sqlite3.Connection, *, immediate: bool = True) -> Iterator[s
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def read_stored(model: type[S], data: bytes, home: Path) -> S:
+    """A signed object as the store kept it, or ``Damaged`` when the row was changed on
+    disk (the store verified it before keeping it, so this is damage, not bad input)."""
+    try:
+        return gamefile.load_stored(model, data)
+    except (ValueError, Rejected, TypeError, AttributeError) as exc:
+        raise damaged(f"a stored {model.__name__.lower()} does not read", home) from exc
+
+
+def record_text(record: Record) -> str:
+    """A record's summary and consequences, one per line, as the records table keeps them."""
+    return "\n".join([record.summary, *record.consequences])
+
+
+def record_fields(text: str, head: str) -> tuple[str, str, list[str]]:
+    summary, *consequences = text.split("\n")
+    return summary, head, consequences

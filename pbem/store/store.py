@@ -30,7 +30,7 @@ from pbem.crypto.keyring import default_home
 from pbem.format import gamefile
 from pbem.format.bundle import Bundle
 from pbem.format.canonical import canonical
-from pbem.format.errors import InternalError, Rejected, UsageError
+from pbem.format.errors import InternalError, UsageError
 from pbem.format.files import write_new
 from pbem.format.gamefile import (
     Batch,
@@ -38,7 +38,6 @@ from pbem.format.gamefile import (
     Envelope,
     GameFile,
     Genesis,
-    S,
     step_hash,
 )
 from pbem.ledger.checkpoint import CheckpointError, restore, snapshot
@@ -47,7 +46,18 @@ from pbem.ledger.replay import Progress, Replay
 from pbem.ledger.terms import Record
 from pbem.ruleset import registry
 from pbem.store.chain import Chain, digest, short_id, split
-from pbem.store.db import connect, damaged, now, pack, store_path, transaction, unpack
+from pbem.store.db import (
+    connect,
+    damaged,
+    now,
+    pack,
+    read_stored,
+    record_fields,
+    record_text,
+    store_path,
+    transaction,
+    unpack,
+)
 from pbem.store.head import Head, Imported
 
 if TYPE_CHECKING:
@@ -136,7 +146,10 @@ class Store:
     # ----- reading ---------------------------------------------------------------------------
 
     def ids(self) -> list[str]:
-        return [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY id")]
+        ids = [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY id")]
+        if not all(isinstance(i, str) for i in ids):
+            raise damaged("a game id that is not text", self.home)
+        return ids
 
     def resolve(self, prefix: str) -> str:
         """The full id of the one stored game whose id starts with ``prefix``."""
@@ -152,7 +165,7 @@ class Store:
         row = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
         if row is None:
             raise UsageError(f"game {short_id(game)} is not in the store")
-        return _stored(Genesis, row[0], self.home)
+        return read_stored(Genesis, row[0], self.home)
 
     def head(self, game: str, read: Head | None = None) -> Head:
         """The verified position at the game's head, from its checkpoint, read in one
@@ -201,8 +214,10 @@ class Store:
             replay.add(step)
             if self.progress is not None:
                 self.progress(n, len(steps))
-        if replay.count != len(steps):  # the rows were verified once: they were changed since
-            why = f"game {short_id(game)}: its {len(steps)} stored steps read as {replay.count}"
+        last = self._last_step(game)
+        if replay.count != len(steps) or (last[0] + 1 if last else 0) != len(steps):
+            # the rows were verified when they were stored: they (or their index) changed since
+            why = f"game {short_id(game)}: its step rows do not read as one chain"
             raise damaged(why, self.home)
         if self._mode == "write":
             self._checkpoint(game, replay)
@@ -255,7 +270,7 @@ class Store:
         except ValueError:
             raise damaged("a stored item is not JSON", self.home) from None
         kind = value.get("kind") if isinstance(value, dict) else None
-        return _stored(Envelope if kind == "envelope" else Entry, data, self.home)
+        return read_stored(Envelope if kind == "envelope" else Entry, data, self.home)
 
     def steps(self, game: str, upto: int | None = None, since: int = 0) -> list[Entry | Batch]:
         """The stored steps of a game (those from index ``since`` up to ``upto``), as models:
@@ -313,7 +328,7 @@ class Store:
             if not all(isinstance(k, str) and isinstance(t, str) for _, k, _, t in rows):
                 raise TypeError("not text")
             return [
-                Record(idx, kind, json.loads(seats), *_unlines(summary, chain.hashes[idx].hex()))
+                Record(idx, kind, _seats(seats), *record_fields(summary, chain.hashes[idx].hex()))
                 for idx, kind, seats, summary in rows
                 if idx < end
             ]
@@ -431,7 +446,7 @@ class Store:
             db.execute(
                 "INSERT OR REPLACE INTO records (game, idx, kind, seats, summary) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (gid, record.index, record.kind, json.dumps(record.seats), _lines(record)),
+                (gid, record.index, record.kind, json.dumps(record.seats), record_text(record)),
             )
         new, pos.taken, pos.records = pos.records, [], []
         self._checkpoint(gid, pos)
@@ -480,12 +495,16 @@ class Store:
             ),
         )
 
+    def _last_step(self, gid: str) -> tuple[int, bytes] | None:
+        """The index and hash of the game's last stored step (None before the first)."""
+        return self.db.execute(
+            "SELECT idx, hash FROM steps WHERE game = ? ORDER BY idx DESC LIMIT 1", (gid,)
+        ).fetchone()
+
     def _checkpoint(self, gid: str, pos: Position) -> None:
         """The checkpoint of ``pos``, for the step it ends with (which must be the stored
         chain's last: a checkpoint is trusted for its exact head only)."""
-        rows = self.db.execute(
-            "SELECT idx, hash FROM steps WHERE game = ? ORDER BY idx DESC LIMIT 1", (gid,)
-        ).fetchone()
+        rows = self._last_step(gid)
         if (rows[0] + 1 if rows else 0) != pos.count:
             raise InternalError(
                 f"game {short_id(gid)}: a checkpoint of {pos.count} steps for a chain of "
@@ -498,20 +517,9 @@ class Store:
         )
 
 
-def _stored(model: type[S], data: bytes, home: Path) -> S:
-    """A signed object as the store kept it, or ``Damaged`` when the row was changed on
-    disk (the store verified it before keeping it, so this is damage, not bad input)."""
-    try:
-        return gamefile.load_stored(model, data)
-    except (ValueError, Rejected, TypeError, AttributeError) as exc:
-        raise damaged(f"a stored {model.__name__.lower()} does not read", home) from exc
-
-
-def _lines(record: Record) -> str:
-    """A record's summary and consequences, one per line, as the records table keeps them."""
-    return "\n".join([record.summary, *record.consequences])
-
-
-def _unlines(text: str, head: str) -> tuple[str, str, list[str]]:
-    summary, *consequences = text.split("\n")
-    return summary, head, consequences
+def _seats(text: str) -> list[int]:
+    """A history line's seats as the records table keeps them: a JSON list of seat numbers."""
+    seats = json.loads(text)
+    if not isinstance(seats, list) or not all(type(s) is int for s in seats):
+        raise TypeError("seats")
+    return seats
