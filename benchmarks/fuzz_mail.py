@@ -20,13 +20,13 @@ from __future__ import annotations
 import base64
 import random
 import shutil
-import sys
 import tempfile
 from email.message import EmailMessage
 from pathlib import Path
 
+import fuzzing
 from fuzz_format import mutate as mutate_json
-from fuzzing import isolated, pbem, report, run
+from fuzzing import isolated, pbem
 
 from pbem.format import gamefile
 from pbem.format.bundle import Request
@@ -238,15 +238,7 @@ MAILS, TEXT = build()
 
 
 def main() -> None:
-    if {"-h", "--help"} & set(sys.argv[1:]):
-        print(__doc__)
-        return
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    results = run(trial, count, workers)
-    shutil.rmtree(WORK, ignore_errors=True)
-    failures = report(f"{count} mutated mails, pbem receive and pbem games on each", results)
-    sys.exit(1 if failures else 0)
+    fuzzing.main(__doc__, trial, 10_000, "mutated mails, pbem receive and pbem games on each", WORK)
 
 
 if __name__ == "__main__":

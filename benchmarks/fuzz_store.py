@@ -16,11 +16,11 @@ from __future__ import annotations
 import random
 import shutil
 import sqlite3
-import sys
 import tempfile
 from pathlib import Path
 
-from fuzzing import isolated, pbem, report, run
+import fuzzing
+from fuzzing import isolated, pbem
 
 from pbem.play.selfplay import play_game
 from pbem.ruleset import registry
@@ -133,15 +133,7 @@ GAMES = build()
 
 
 def main() -> None:
-    if {"-h", "--help"} & set(sys.argv[1:]):
-        print(__doc__)
-        return
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000
-    workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    results = run(trial, count, workers)
-    shutil.rmtree(WORK, ignore_errors=True)
-    failures = report(f"{count} damaged stores, 4 read commands each", results)
-    sys.exit(1 if failures else 0)
+    fuzzing.main(__doc__, trial, 1_000, "damaged stores, 4 read commands each", WORK)
 
 
 if __name__ == "__main__":

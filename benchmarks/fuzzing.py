@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
 import time
@@ -98,3 +99,19 @@ def run(trial: Callable[[int], tuple[str, str, str]], count: int, workers: int) 
         return [trial(seed) for seed in range(count)]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         return pool.map(trial, range(count), chunksize=10)
+
+
+def main(
+    doc: str, trial: Callable[[int], tuple[str, str, str]], default: int, what: str, work: Path
+) -> None:
+    """A fuzzer's command line: ``[N] [WORKERS]`` cases of ``trial``, the report, and exit 1
+    when any case failed (exit 3, a crash or a hang); ``work`` is removed at the end."""
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(doc)
+        return
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else default
+    workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    results = run(trial, count, workers)
+    shutil.rmtree(work, ignore_errors=True)
+    failures = report(f"{count} {what}", results)
+    sys.exit(1 if failures else 0)
