@@ -148,3 +148,20 @@ def ok(*args: str | Path) -> Result:
 def report(*args: str | Path) -> dict[str, Any]:
     """A successful command's ``--json`` report."""
     return json.loads(ok(*args, "--json").stdout)
+
+
+#: Every command that takes a game file, with what else it needs.
+FILE_COMMANDS = [
+    ["verify"],
+    ["log"],
+    ["status"],
+    ["show", "-o", "page.html"],
+    ["merge", "-o", "merged.json"],
+    ["moves", "--as", "ann"],
+    ["play", "--as", "ann"],
+    ["send", "--as", "ann", "--eml", "out.eml"],
+    ["export", "-o", "copy.json"],
+    ["call", "-", "bea", "--as", "ann"],
+    ["resign", "--as", "ann"],
+    ["handover", "--to", "bea", "--as", "ann"],
+]

@@ -17,22 +17,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli.main import main
+from tests.helpers import FILE_COMMANDS
 
-#: Every command that takes a game file, with what else it needs.
-COMMANDS = [
-    ["verify"],
-    ["log"],
-    ["status"],
-    ["show", "-o", "page.html"],
-    ["merge", "-o", "merged.json"],
-    ["moves", "--as", "ann"],
-    ["play", "--as", "ann"],
-    ["send", "--as", "ann", "--eml", "out.eml"],
-    ["export", "-o", "copy.json"],
-    ["call", "-", "bea", "--as", "ann"],
-    ["resign", "--as", "ann"],
-    ["handover", "--to", "bea", "--as", "ann"],
-]
 SEATS = "--seat"
 
 
@@ -80,7 +66,7 @@ def unblocking(fifo: Path) -> Iterator[None]:
         thread.join()
 
 
-@pytest.mark.parametrize("command", [*COMMANDS, ["receive"]], ids=lambda c: c[0])
+@pytest.mark.parametrize("command", [*FILE_COMMANDS, ["receive"]], ids=lambda c: c[0])
 def test_a_fifo_is_refused_without_being_read(tmp_path: Path, command: list[str]) -> None:
     fifo = tmp_path / "game.json"
     os.mkfifo(fifo)
@@ -89,12 +75,12 @@ def test_a_fifo_is_refused_without_being_read(tmp_path: Path, command: list[str]
     one_line(result, 2, "game.json: is not a regular file (a pipe or a device is never read)")
 
 
-@pytest.mark.parametrize("command", [*COMMANDS, ["receive"]], ids=lambda c: c[0])
+@pytest.mark.parametrize("command", [*FILE_COMMANDS, ["receive"]], ids=lambda c: c[0])
 def test_a_device_is_refused_without_being_read(command: list[str]) -> None:
     one_line(pbem(*on(command, "/dev/zero")), 2, "/dev/zero: is not a regular file")
 
 
-@pytest.mark.parametrize("command", [*COMMANDS, ["receive"]], ids=lambda c: c[0])
+@pytest.mark.parametrize("command", [*FILE_COMMANDS, ["receive"]], ids=lambda c: c[0])
 def test_a_symlink_loop_is_one_line(tmp_path: Path, command: list[str]) -> None:
     (tmp_path / "a.json").symlink_to(tmp_path / "b.json")
     (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
@@ -106,7 +92,7 @@ def test_a_folder_is_one_line(tmp_path: Path) -> None:
     one_line(pbem("verify", "folder.json"), 2, "folder.json: is a folder")
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+@pytest.mark.parametrize("command", FILE_COMMANDS, ids=lambda c: c[0])
 def test_seats_that_are_a_number_are_refused(
     tmp_path: Path, guess_file: Path, command: list[str]
 ) -> None:

@@ -16,6 +16,7 @@ from pbem.cli.main import main
 from pbem.format import gamefile
 from pbem.format.canonical import MAX_SAFE_INTEGER, parse
 from pbem.format.errors import Rejected
+from tests.helpers import FILE_COMMANDS
 
 HUGE = "9" * 5000
 
@@ -60,19 +61,7 @@ def test_a_game_file_names_the_step_and_seat(tmp_path: Path, guess_file: Path) -
         gamefile.read(bad)
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["verify"],
-        ["log"],
-        ["status"],
-        ["show", "-o", "page.html"],
-        ["merge", "-o", "merged.json"],
-        ["moves", "--as", "ann"],
-        ["play", "--as", "ann"],
-        ["send", "--as", "ann", "--eml", "out.eml"],
-    ],
-)
+@pytest.mark.parametrize("command", FILE_COMMANDS, ids=lambda c: c[0])
 def test_every_command_refuses_a_huge_integer_in_one_line(
     tmp_path: Path, guess_file: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
 ) -> None:
