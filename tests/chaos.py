@@ -151,9 +151,11 @@ class Chaos:
         layout: str = "separate",
         faults: float = 0.05,
         kills: bool = True,
+        handovers: bool = True,
         verifier: Verifier | None = None,
     ) -> None:
         self.root = root
+        self.handovers = handovers
         self.rng = random.Random(seed)
         self.seed = seed
         self.ruleset = ruleset
@@ -402,6 +404,7 @@ class Chaos:
                 self.report.faults["a seat resigned"] += 1
         elif (
             kind == "handover"
+            and self.handovers
             and name is not None
             and self.spare not in self.names
             and (
