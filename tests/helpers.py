@@ -145,6 +145,12 @@ def ok(*args: str | Path) -> Result:
     return result
 
 
+def new_keys(*names: str) -> None:
+    """An identity for each name in this home, without a passphrase, at NAME@example.org."""
+    for name in names:
+        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+
+
 def report(*args: str | Path) -> dict[str, Any]:
     """A successful command's ``--json`` report."""
     return json.loads(ok(*args, "--json").stdout)

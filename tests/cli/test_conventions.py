@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from pbem.cli.main import COMMANDS, main
 from tests.cli.test_game_cli import last_file, ok, pbem, table  # noqa: F401 - the fixture
+from tests.helpers import new_keys
 
 GROUPS = {"key": ["new", "list", "export", "import"], "config": ["show", "set", "unset"]}
 EVERY = [
@@ -146,8 +147,7 @@ def test_new_says_the_card_notice_once_and_status_does_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    for name in ("anne", "bart"):
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys("anne", "bart")
     made = ok(
         "new", "rattaneer", "--seat", "anne", "--seat", "bart", "--as", "anne", "-o", "g.json"
     )

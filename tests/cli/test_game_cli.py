@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from tests.helpers import ok, pbem
+from tests.helpers import new_keys, ok, pbem
 
 
 def error(code: int, fragment: str, *args: str | Path) -> None:
@@ -29,8 +29,7 @@ def error(code: int, fragment: str, *args: str | Path) -> None:
 def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Three identities in one keyring and a new ``guess`` game created by alice."""
     monkeypatch.chdir(tmp_path)
-    for name in ("alice", "bob", "carol"):
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys("alice", "bob", "carol")
     ok("key", "export", "bob", "-o", "bob.card.json")
     ok(
         "new",

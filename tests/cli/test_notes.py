@@ -18,6 +18,7 @@ from pbem.format import gamefile
 from pbem.format.canonical import b64e
 from pbem.format.gamefile import message_for
 from tests.cli.test_game_cli import error, ok, pbem
+from tests.helpers import new_keys
 
 SECRET = "Carol, the Tavern is yours if you leave me the island."
 PUBLIC = "Good luck, everyone!"
@@ -28,8 +29,7 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A 3-seat guess game at its sealed guesses: alice with a public note, bob with one
     sealed to carol."""
     monkeypatch.chdir(tmp_path)
-    for name in ("alice", "bob", "carol"):
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys("alice", "bob", "carol")
     seats = [a for n in ("alice", "bob", "carol") for a in ("--seat", n)]
     ok("new", "guess", *seats, "--option", "rounds=1", "--as", "alice", "-o", "g.json")
     for name in ("bob", "carol", "alice"):

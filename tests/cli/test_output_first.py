@@ -11,7 +11,7 @@ import pytest
 
 from pbem.store.store import Store
 from tests.conftest import CLOCK_START
-from tests.helpers import ok, pbem, report
+from tests.helpers import new_keys, ok, pbem, report
 
 NAMES = ("ann", "bea", "cid")
 BAD = {
@@ -45,8 +45,7 @@ def refused(*args: str | Path) -> None:
 @pytest.fixture
 def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
-    for name in (*NAMES, "dan"):
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys(*NAMES, "dan")
     ok("key", "export", "dan", "-o", "dan.card.json")
     Path("taken.json").write_text("mine\n")
     seats = [a for n in NAMES for a in ("--seat", n)]

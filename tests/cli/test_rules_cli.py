@@ -13,6 +13,7 @@ from pbem.games.rattaneer.cards import DEFAULT_CARDS, cards_hash
 from pbem.games.rattus import data
 from pbem.ruleset import registry
 from tests.cli.test_game_cli import error, pbem
+from tests.helpers import new_keys
 
 
 def ok(*args: str | Path) -> str:
@@ -130,8 +131,7 @@ def house_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A Rattaneer game created with a house card set: one companion renamed and costlier;
     the card file is gone afterwards (the genesis carries the set)."""
     monkeypatch.chdir(tmp_path)
-    for name in ("anne", "bart"):
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys("anne", "bart")
     ok("key", "export", "bart", "-o", "bart.card.json")
     raw = json.loads(DEFAULT_CARDS.read_text())
     raw.update(reconstruction=False, explanation="Our house set.")

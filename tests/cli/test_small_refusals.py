@@ -7,15 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ok, pbem
+from tests.helpers import new_keys, ok, pbem
 
 
 def test_a_start_seat_beyond_the_seats_is_refused_before_signing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    for name in ("ann", "bea"):
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys("ann", "bea")
     seats = ["--seat", "ann", "--seat", "bea", "--as", "ann"]
     refused = pbem("new", "rattaneer", *seats, "--option", "start_seat=7", "-o", "g.json")
     assert refused.exit_code == 2

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CLOCK_START
-from tests.helpers import ok, pbem, report
+from tests.helpers import new_keys, ok, pbem, report
 
 NAMES = ("ann", "bea", "cid")
 
@@ -20,8 +20,7 @@ NAMES = ("ann", "bea", "cid")
 @pytest.fixture
 def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
-    for name in (*NAMES, "dan"):
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys(*NAMES, "dan")
     ok("key", "export", "dan", "-o", "dan.card.json")
     return tmp_path
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CLOCK_START
-from tests.helpers import ok, pbem, report
+from tests.helpers import new_keys, ok, pbem, report
 
 NAMES = ("ann", "bea", "cid")
 
@@ -24,8 +24,7 @@ def test_a_referee_makes_its_escrow_share_with_play(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    for name in (*NAMES, "ref"):
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys(*NAMES, "ref")
     seats = [a for n in NAMES for a in ("--seat", n)]
     ok("new", "guess", *seats, "--deadline", "1h", "--escrow", "ref", "--as", "ann", "-o", "g.json")
     f = Path("g.json")

@@ -22,7 +22,7 @@ from pbem.mail.homelock import HomeLock
 from pbem.play.playing import play_moves
 from pbem.ruleset import registry
 from pbem.store.store import Store
-from tests.helpers import ok, report
+from tests.helpers import new_keys, report
 
 NAMES = ("ann", "bea", "cid")
 
@@ -30,8 +30,7 @@ NAMES = ("ann", "bea", "cid")
 @pytest.fixture
 def game(tmp_path: Path) -> str:
     """A ``guess`` game of three identities of one home, created and stored; its id."""
-    for name in NAMES:
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys(*NAMES)
     seats = [a for n in NAMES for a in ("--seat", n)]
     made = report("new", "guess", *seats, "--option", "rounds=6", "--as", "ann", "-o", "g.json")
     return gamefile.read(Path(made["file"])).genesis.game

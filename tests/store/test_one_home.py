@@ -20,7 +20,7 @@ from pbem.format.errors import Rejected
 from pbem.play.author import act
 from pbem.store.db import FILE_NAME, WAL_BYTES, connect, transaction, unpack
 from pbem.store.store import Store
-from tests.helpers import ok, pbem, report
+from tests.helpers import new_keys, ok, pbem, report
 
 NAMES = ("ann", "bea", "cid")
 
@@ -42,8 +42,7 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Three identities in one keyring (one store) and a ``guess`` game, joined and set up:
     the sealed guesses are awaited. Returns the file."""
     monkeypatch.chdir(tmp_path)
-    for name in NAMES:
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys(*NAMES)
     return setup("rounds=2")
 
 
@@ -78,8 +77,7 @@ def test_a_second_sealed_guess_on_one_parent_is_refused(table: Path, place: str)
 
 def test_a_second_open_action_on_one_parent_is_refused(tmp_path: Path) -> None:
     os.chdir(tmp_path)
-    for name in NAMES:
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys(*NAMES)
     f = setup("open=true")
     first = Path(report("play", f, "guess 3", "--as", "bea")["file"])
     shutil.copy(f, "copy.json")
@@ -160,8 +158,7 @@ def test_read_commands_sign_nothing_and_write_no_game_file(table: Path) -> None:
 
 def test_reading_says_when_automatic_steps_are_owed_and_makes_none(tmp_path: Path) -> None:
     os.chdir(tmp_path)
-    for name in NAMES:
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys(*NAMES)
     seats = [a for n in NAMES for a in ("--seat", n)]
     ok("new", "guess", *seats, "--as", "ann", "-o", "g.json")
     text = ok("status", "g.json", "--as", "bea").stdout

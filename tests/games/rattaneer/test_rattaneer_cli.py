@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pbem.games.rattaneer.cards import DEFAULT_CARDS
-from tests.helpers import ok, pbem, report
+from tests.helpers import new_keys, ok, pbem, report
 
 PLAYERS = ("anne", "bart", "cleo")
 ANNE_PLACES = "pirates 2 4, henchmen 4"
@@ -20,8 +20,7 @@ def players(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Three identities without passphrase; bart's and cleo's cards exported, as they
     would be mailed to anne."""
     monkeypatch.chdir(tmp_path)
-    for name in PLAYERS:
-        ok("key", "new", name, "--email", f"{name}@example.org", "--no-passphrase")
+    new_keys(*PLAYERS)
     for name in PLAYERS[1:]:
         ok("key", "export", name, "-o", f"{name}.card.json")
     return tmp_path
