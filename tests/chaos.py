@@ -151,11 +151,9 @@ class Chaos:
         layout: str = "separate",
         faults: float = 0.05,
         kills: bool = True,
-        handovers: bool = True,
         verifier: Verifier | None = None,
     ) -> None:
         self.root = root
-        self.handovers = handovers
         self.rng = random.Random(seed)
         self.seed = seed
         self.ruleset = ruleset
@@ -372,7 +370,15 @@ class Chaos:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         self.head(home)  # the store opens and restores its head
-        self.mail(home, path)  # written whole, or not at all
+        if path.exists():
+            self.mail(home, path)  # written whole, or not at all
+            return
+        # No file: the player runs the command again, as one does after a crash. If the
+        # killed one had kept its step, pbem refuses the move and says how to write the
+        # file that carries the step (else the others would wait for it for ever).
+        again = self.write(home, "play", self.game, *([move] if move else []), "--as", name)
+        if not again and "in no file yet" in self.refusals[-1]:
+            self.write(home, "play", self.game, "--as", name)
 
     # ----- faults ---------------------------------------------------------------------------------
 
@@ -404,7 +410,6 @@ class Chaos:
                 self.report.faults["a seat resigned"] += 1
         elif (
             kind == "handover"
-            and self.handovers
             and name is not None
             and self.spare not in self.names
             and (

@@ -27,9 +27,6 @@ def test_every_file_written_in_a_game_with_faults_verifies(
     """architecture §10, §11: calls after deadlines, resignations, handovers, copies that
     crossed, old files, ``pbem play`` killed with SIGKILL; the game still ends, and
     everything written on the way is a verified game."""
-    # No handovers here: after a handover to the substitute's own home, the two homes' heads
-    # were seen to differ at the end, now and then (a known bug, open in issue 25); the long
-    # profile (benchmarks/every_file_verifies.py) keeps them.
     table = Chaos(
         tmp_path,
         ruleset,
@@ -38,7 +35,6 @@ def test_every_file_written_in_a_game_with_faults_verifies(
         options=options,
         layout=layout,
         faults=0.1,
-        handovers=False,
     )
     report = table.run()
     print(f"\n{ruleset} {players}p {layout}: {report.line()}")

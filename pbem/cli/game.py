@@ -240,7 +240,8 @@ def play(
     of it. ACTION is in the game's notation; several actions may be given separated by ';'.
     They are played in order until the game must wait for others (say, their shares for a
     reveal); the rest is reported, to be played with the next command. Without ACTION, only
-    the automatic steps you owe are made. With --send the result is mailed on at once: one
+    the automatic steps you owe are made, or the file a command cut short after signing
+    did not write. With --send the result is mailed on at once: one
     command per decision."""
     from pbem.play.playing import Note, play_moves
     from pbem.store.exports import export_head, open_game
@@ -266,6 +267,8 @@ def play(
     head = [*notes, *([f"played: {'; '.join(played.done)}"] if played.done else [])]
     if played.made and not played.done:
         head.append(f"made {plural(played.made, 'automatic step')}")
+    if not played.made and not played.done:
+        head.append("nothing to sign: the file carries what you signed before that no file held")
     if played.left:
         left = "; ".join(played.left)
         head.append(f"waiting for others before: {left} (play it on the next file)")
@@ -285,7 +288,7 @@ def _signed_on_this_copy(store: Store, opened: Opened, me: Identity, move: str) 
     (the store holds it, further on): refused, naming that step and its export, whatever
     folder or copy the file is in (architecture §10)."""
     from pbem.format.gamefile import Envelope
-    from pbem.play.playing import shown
+    from pbem.play.playing import shown, unwritten
     from pbem.play.signer import seat_of
     from pbem.store.journal import Journal
 
@@ -298,7 +301,7 @@ def _signed_on_this_copy(store: Store, opened: Opened, me: Identity, move: str) 
         raise Rejected(
             f"cannot play {shown(move)} on {opened.source}: you signed your {what} on it "
             f"already ({journal.where(earlier)}); pbem will not sign a second one for the "
-            "same step: that would be equivocation"
+            "same step: that would be equivocation" + unwritten(journal, opened.head.game, seat)
         )
 
 

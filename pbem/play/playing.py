@@ -21,6 +21,7 @@ from pbem.play.author import act, automatic
 from pbem.play.rescue import signer_of
 from pbem.play.signer import seat_of
 from pbem.ruleset.rules import RulesError
+from pbem.store.chain import short_id
 from pbem.store.head import Head
 from pbem.store.importing import void_open_call
 from pbem.store.journal import Journal
@@ -126,6 +127,8 @@ def play_moves(
             done.append(move)
             made += automatic(pos, me, journal=journal)
         if not done and not made:
+            if journal.unwritten(game, seat):  # only the file is owed: the caller writes it
+                return Played(head, [], [], 0)
             raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
         head = store.save(head, source)
     return Played(head, done, left, made)
@@ -190,17 +193,35 @@ def _at(pos: Position, seat: int) -> dict[str, int]:
 
 def _not_yours(journal: Journal, pos: Position, seat: int, move: str) -> str:
     """Why ``move`` cannot be played: the seat's own earlier signature for this very
-    decision, if it made one (naming its step and its export), else whose move it is."""
+    decision, if it made one (naming its step and its export), else whose move it is; and
+    and any step the seat signed that no file carries yet (``unwritten``)."""
     aw = pos.awaiting
+    earlier = None
     if aw is not None and aw.decision.startswith(CHOICES):
         earlier = journal.recall(pos.genesis.game, aw.parent, seat, aw.decision)
-        if earlier is not None:
-            return (
-                f"cannot play {shown(move)}: you signed your {aw.decision} for step "
-                f"{pos.count} already ({journal.where(earlier)}); pbem will not sign a "
-                "second one for the same decision: that would be equivocation"
-            )
-    return f"cannot play {shown(move)}: it is not your move ({describe_awaiting(pos)})"
+    if aw is not None and earlier is not None:
+        refusal = (
+            f"cannot play {shown(move)}: you signed your {aw.decision} for step "
+            f"{pos.count} already ({journal.where(earlier)}); pbem will not sign a "
+            "second one for the same decision: that would be equivocation"
+        )
+    else:
+        refusal = f"cannot play {shown(move)}: it is not your move ({describe_awaiting(pos)})"
+    return refusal + unwritten(journal, pos.genesis.game, seat)
+
+
+def unwritten(journal: Journal, game: str, seat: int) -> str:
+    """What a refusal adds when ``seat`` signed a step that no file carries yet (its
+    command was killed between keeping the step and writing the file): the command that
+    writes it, or the others would wait for that step for ever."""
+    steps = journal.unwritten(game, seat)
+    if not steps:
+        return ""
+    step, what = steps[-1]
+    return (
+        f"; your {what} of step {step} is signed but in no file yet (a command that did "
+        f"not finish?): pbem play {short_id(game)} writes it"
+    )
 
 
 def shown(text: str) -> str:

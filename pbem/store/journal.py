@@ -68,6 +68,20 @@ class Journal:
                 (item.game, item.parent, item.seat, decision(item), digest, int(time.time())),
             )
 
+    def unwritten(self, game: str, seat: int) -> list[tuple[int, str]]:
+        """The steps of the stored chain holding what ``seat`` signed here that no export
+        holds yet, as (step number, decision): what a command killed between keeping its
+        step and writing its file left behind. The step is safe in the store; only the
+        file that would carry it to the others is missing, and any export writes it."""
+        rows = self.store.db.execute(
+            "SELECT item, decision FROM journal WHERE game = ? AND seat = ? AND export IS NULL",
+            (game, seat),
+        ).fetchall()
+        if not rows:
+            return []
+        index = {d: n for n, items in enumerate(self.store._chain(game).items, 1) for d in items}
+        return sorted((index[item], what) for item, what in rows if item in index)
+
     def where(self, item: Entry | Envelope) -> str:
         """Where the signed ``item`` went: the file it was first exported in, if any."""
         row = self.store.db.execute(

@@ -18,6 +18,8 @@ from pbem.format import gamefile
 from pbem.format.canonical import b64e
 from pbem.format.errors import Rejected
 from pbem.play.author import act
+from pbem.play.playing import play_moves
+from pbem.store.chain import short_id
 from pbem.store.db import FILE_NAME, WAL_BYTES, connect, transaction, unpack
 from pbem.store.store import Store
 from tests.helpers import new_keys, ok, pbem, report
@@ -105,6 +107,28 @@ def test_the_same_move_again_is_not_signed_again(table: Path) -> None:
     line = fails(1, "play", table, "guess 3", "--as", "bea")
     assert "already" in line and journal(store) == signed
     assert Path(first["file"]).exists()
+
+
+def test_a_step_kept_by_a_command_killed_before_its_file_is_written_is_not_stranded(
+    table: Path, tmp_path: Path
+) -> None:
+    """architecture §10: ``pbem play`` keeps the step in the store, then writes the file.
+    Killed in between, the step is safe but no file carries it, and the others would wait
+    for it for ever: running the command again says so, and ``pbem play`` writes it."""
+    store = Store()
+    me = Keyring(Path(os.environ["PBEM_HOME"])).load("bea", None)
+    play_moves(store, gamefile.read(table).genesis.game, me, ["guess 3"], "killed")
+    del store  # the process died here: the store holds bea's commit, no file does
+    line = fails(1, "play", table, "guess 3", "--as", "bea")
+    assert "you signed your commit:guess" in line and "not exported yet" in line
+    game = short_id(gamefile.read(table).genesis.game)
+    assert "your commit:guess of step 3 is signed but in no file yet" in line
+    assert line.endswith(f"pbem play {game} writes it")
+    written = Path(report("play", table, "--as", "bea")["file"])
+    steps = gamefile.read(written).steps
+    assert [e.seat for e in steps[-1].envelopes] == [1]  # bea's commit travels now
+    line = fails(1, "play", written, "guess 3", "--as", "bea")
+    assert "in no file yet" not in line and f"(in {written})" in line
 
 
 # ----- exports never overwrite, and are named by step ----------------------------------------
