@@ -146,9 +146,11 @@ def mail_game(
         if not write_new(eml, message.as_bytes()):
             raise UsageError(f"{eml}: exists already; pbem never writes over a file")
         report["eml"] = str(eml)
+        store.carried(game, str(eml.resolve()))
         return report, [*notes, f"wrote the message for {message['To']} to {eml}"]
     password = mail_config.password(smtp, "smtp", _ask())
     report["sent_to"] = transport.send(smtp, password, message)
+    store.carried(game, f"the mail {message['Message-ID']}")
     return report, [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
 
 

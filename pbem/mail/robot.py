@@ -298,8 +298,10 @@ class Robot:
                     senders = [*(s for s in senders if s is not actor), actor]
             if not moved:
                 break
+        if not senders:  # a pass killed after keeping its steps and before queueing them
+            senders = [a for a in actors if self._stranded(game, a)]
         if senders:
-            self._queue(self._message(game, senders[-1]))
+            self._queue(self._message(game, senders[-1]), game)
         head = self.store.head(game)
         for actor in actors:
             self._tell(head, actor, report)
@@ -440,9 +442,24 @@ class Robot:
 
     # ----- sending ---------------------------------------------------------------------------
 
-    def _queue(self, message: EmailMessage | None) -> None:
-        if message is not None:
+    def _stranded(self, game: str, actor: Actor) -> bool:
+        """Whether ``actor`` signed steps in ``game`` that no file or message carries: the
+        robot (or a command) was killed between keeping them and sending them."""
+        pos = self.store.head(game).position
+        keys = [c.sign_key for c in [*pos.cards, *pos.genesis.escrow.referees]]
+        if actor.card.sign_key not in keys:
+            return False
+        return bool(Journal(self.store).unwritten(game, keys.index(actor.card.sign_key)))
+
+    def _queue(self, message: EmailMessage | None, game: str | None = None) -> None:
+        """Keep ``message`` in the outbox; with ``game``, it carries what the home signed
+        there, in the same transaction (``Store.carried``)."""
+        if message is None:
+            return
+        with self.store.writing():
             self.memory.queue(message)
+            if game is not None:
+                self.store.carried(game, f"the mail {message['Message-ID']}")
 
     def flush(self, report: PassReport) -> None:
         """Send the queued messages, oldest first; stop at the first server failure. A

@@ -374,8 +374,15 @@ class Store:
                 "INSERT OR REPLACE INTO exports (path, game, version, written) VALUES (?, ?, ?, ?)",
                 (path, game, version or 0, now()),
             )
+            self.carried(game, path)
+
+    def carried(self, game: str, where: str) -> None:
+        """Everything signed here in ``game`` is now carried by ``where`` (a file written,
+        a message sent or queued): the journal stops naming it as in no file yet
+        (``Journal.unwritten``); in the caller's transaction if there is one."""
+        with self.writing():
             self.db.execute(
-                "UPDATE journal SET export = ? WHERE game = ? AND export IS NULL", (path, game)
+                "UPDATE journal SET export = ? WHERE game = ? AND export IS NULL", (where, game)
             )
 
     # ----- importing -------------------------------------------------------------------------

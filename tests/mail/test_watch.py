@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 from imapclient import IMAPClient
 
+from pbem.crypto.keyring import Keyring
 from pbem.mail.memory import Memory
+from pbem.play.author import automatic
+from pbem.store.journal import Journal
 from tests.mail.conftest import Player, new_game
 from tests.mail.servers import HOST, PASSWORD, Dovecot, DroppingRelay, Smtp
 
@@ -77,6 +80,29 @@ def test_the_robot_joins_mails_on_and_skips_a_duplicate_delivery(
     assert sent(bob) == 1 and outbox(bob) == []
     out, _ = watch(bob)  # nothing new at all
     assert out == ""
+
+
+def test_steps_kept_by_a_robot_killed_before_it_queued_them_are_sent_next_pass(
+    trio: list[Player], tmp_path: Path, imap: Dovecot
+) -> None:
+    """architecture §10: the robot keeps its steps, then queues the message that carries
+    them; killed in between, the next pass finds the steps no mail carries and sends them
+    (else the others would wait for them for ever)."""
+    _, bob, carol = trio
+    game = new_game(trio, tmp_path)
+    store = bob.store()
+    store.import_file(game)
+    gid = game_of(bob)
+    me = Keyring(bob.home).load("bob", None)
+    head = store.head(gid)
+    assert automatic(head.position, me, journal=Journal(store)) == 1  # bob's join
+    store.save(head, "made by pbem watch, then killed")
+    assert Journal(store).unwritten(gid, 1) == [(1, "join")]
+    out, _ = watch(bob)
+    assert f"to carol <{carol.email}>" in out and imap.count(carol.email) == 1
+    assert Journal(bob.store()).unwritten(gid, 1) == []
+    out, _ = watch(bob)  # carried now: not sent again
+    assert out == "" and imap.count(carol.email) == 1
 
 
 def imap_raw(imap: Dovecot, user: str, uid: int) -> bytes:
