@@ -32,7 +32,7 @@ def head_text(store: Store, head: Head) -> str:
     every step must hash as the head says, and the cached state must cover exactly
     those steps. A difference, or a position changed after it was read, is a bug:
     ``InternalError``, and nothing is written or mailed."""
-    genesis, values, hashes = _head_steps(store, head)
+    genesis, values, hashes, stored = _head_steps(store, head)
     cached = head.position.cached()
     text = pretty(
         {
@@ -42,21 +42,20 @@ def head_text(store: Store, head: Head) -> str:
             "state": cached.model_dump(mode="json"),
         }
     )
-    _check_export(head.game, text, hashes, cached)
+    _check_export(store, head.game, text, hashes, cached, stored)
     return text
 
 
 def head_bundle(store: Store, head: Head, since: int) -> str:
     """The steps of ``head`` from index ``since`` on as a step bundle (``schemas/format.md``
     §10), checked as ``head_text`` checks a file."""
-    genesis, values, hashes = _head_steps(store, head)
+    genesis, values, hashes, stored = _head_steps(store, head)
     after = hashes[since - 1].hex() if since else hashlib.sha256(genesis).hexdigest()
     text = encode_bundle(head.game, after, since, values[since:])
     copy = decode_bundle(text, what=f"the step bundle of game {short_id(head.game)}")
-    steps = copy.steps
-    if len(steps) != len(hashes) - since or not all(
-        steps.matches(i, h) for i, h in enumerate(hashes[since:])
-    ):
+    steps, mine = copy.steps, hashes[since:]
+    if len(steps) != len(mine) or not all(steps.matches(i, h) for i, h in enumerate(mine)):
+        _changed_on_disk(store, head.game, steps, mine, stored - since)
         raise InternalError(
             f"game {short_id(head.game)}: the steps about to be mailed are not what the "
             "store verified; nothing was sent"
@@ -64,8 +63,9 @@ def head_bundle(store: Store, head: Head, since: int) -> str:
     return text
 
 
-def _head_steps(store: Store, head: Head) -> tuple[bytes, list[Any], list[bytes]]:
-    """The genesis's bytes, and the steps ``head`` covers, as JSON values and hashes."""
+def _head_steps(store: Store, head: Head) -> tuple[bytes, list[Any], list[bytes], int]:
+    """The genesis's bytes, the steps ``head`` covers, as JSON values and hashes, and how
+    many of them come from the stored chain (the rest from the head itself)."""
     game, pos = head.game, head.position
     if head.mark[1:] != (pos.signatures, len(pos.taken)):
         raise InternalError(f"game {short_id(game)}: a head was changed after it was read")
@@ -81,7 +81,7 @@ def _head_steps(store: Store, head: Head) -> tuple[bytes, list[Any], list[bytes]
         rows = [*chain.items[:start], *(items for _, items in head.tail)]
         values = _step_values(store, game, rows)
     hashes = [*chain.hashes[:start], *(digest for digest, _ in head.tail)]
-    return bytes(genesis[0]), values, hashes
+    return bytes(genesis[0]), values, hashes, start
 
 
 def _step_values(store: Store, game: str, rows: list[list[bytes]]) -> list[Any]:
@@ -109,16 +109,35 @@ def _item_value(items: dict[bytes, bytes], key: bytes) -> Any:
     return json.loads(data)
 
 
-def _check_export(game: str, text: str, hashes: list[bytes], cached: CachedState) -> None:
+def _check_export(
+    store: Store, game: str, text: str, hashes: list[bytes], cached: CachedState, stored: int
+) -> None:
     """The bytes about to be written or mailed, read back as any recipient reads them:
     every step must be the stored, verified one, and the cached state must cover them all.
-    A difference is a bug in pbem (``InternalError``: exit 3, nothing written or sent)."""
+    A difference is a bug in pbem (``InternalError``: exit 3, nothing written or sent),
+    unless the store was changed on disk (``_changed_on_disk``)."""
     copy = gamefile.decode(text, what=f"the export of game {short_id(game)}", lazy=True)
     steps = copy.steps
     assert isinstance(steps, gamefile.Steps)
     same = len(steps) == len(hashes) and all(steps.matches(i, h) for i, h in enumerate(hashes))
+    if not same:
+        _changed_on_disk(store, game, steps, hashes, stored)
     if not same or copy.state != cached or cached.steps != len(hashes):
         raise InternalError(
             f"game {short_id(game)}: the file about to be written is not what the store "
             "verified; nothing was written or sent"
         )
+
+
+def _changed_on_disk(
+    store: Store, game: str, steps: gamefile.Steps, hashes: list[bytes], stored: int
+) -> None:
+    """One of the first ``stored`` steps, made of items that hash as the store keeps them
+    (``_item_value``), does not hash as the store's chain says: the chain was changed on
+    disk, and the store is damaged (exit 2), not pbem wrong."""
+    if len(steps) != len(hashes):
+        return
+    changed = next((i for i in range(max(stored, 0)) if not steps.matches(i, hashes[i])), None)
+    if changed is not None:
+        why = f"the hash of a step of game {short_id(game)} is changed"
+        raise damaged(why, store.home)

@@ -73,6 +73,7 @@ def test_a_zeroed_page_is_one_line(stored: tuple[Path, str, str]) -> None:
         ("UPDATE items SET data = x'7b7d'", "export"),  # {} where an item was
         ("DELETE FROM items WHERE id % 2 = 0", "export"),
         ("UPDATE steps SET items = x'00'", "log"),
+        ("UPDATE steps SET hash = zeroblob(32) WHERE idx = 1", "export"),  # found by the fuzzer
         ("DELETE FROM steps WHERE idx = 3", "status"),
         ("UPDATE records SET seats = 'x'", "log"),
         ("UPDATE games SET genesis = 'x'", "status"),
