@@ -173,6 +173,9 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
     lines: list[str] = []
     for source in sources:
         for where, raw in read_messages(source):
+            if isinstance(raw, PbemError):
+                problems.append(str(raw))
+                continue
             result = import_message(store, raw, where)
             for imported in result.imported:
                 entry, line = describe(imported, me)

@@ -21,6 +21,7 @@ from pbem.crypto.keyring import default_home
 from pbem.format.canonical import parse, pretty
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import atomic_write
+from pbem.format.limits import read_input
 
 Security = Literal["starttls", "tls", "none"]
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
@@ -90,6 +91,8 @@ DEFAULT_PORTS = {
     "imap": {"starttls": 143, "tls": 993, "none": 143},
 }
 PASSWORD_ENVS = {"smtp": "PBEM_SMTP_PASSWORD", "imap": "PBEM_IMAP_PASSWORD"}
+#: The most ``mail.json`` may hold: a few settings and bot specs are a few KiB.
+CONFIG_BYTES = 1024 * 1024
 
 
 def config_path(home: Path | None = None) -> Path:
@@ -98,12 +101,9 @@ def config_path(home: Path | None = None) -> Path:
 
 def load(home: Path | None = None) -> MailConfig:
     path = config_path(home)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return MailConfig()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read ({exc.strerror})") from exc
+    data = read_input(path, limit=CONFIG_BYTES)  # a regular file, and a small one
     try:
         return MailConfig.model_validate(parse(data, what=str(path)))
     except ValidationError as exc:

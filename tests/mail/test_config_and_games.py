@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -35,6 +36,24 @@ def test_settings_round_trip_and_are_checked() -> None:
     )
     pbem("config", "unset", "smtp.security")
     assert mail_config.load().smtp.security == "starttls"
+
+
+@pytest.mark.parametrize("kind", ["pipe", "huge"])
+def test_a_settings_file_that_is_a_pipe_or_huge_is_one_line(kind: str) -> None:
+    """``mail.json`` is read as any input is: a pipe planted in its place would block the
+    robot for ever, a huge file exhaust its memory; either is one line (exit 2: cannot
+    read; exit 1: over a limit)."""
+    path = mail_config.config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "pipe":
+        os.mkfifo(path)
+    else:
+        with open(path, "wb") as huge:
+            huge.truncate(mail_config.CONFIG_BYTES + 1)
+    result = pbem("config", "show", code=2 if kind == "pipe" else 1)
+    why = "is not a regular file" if kind == "pipe" else "is larger than 1 MiB"
+    assert result.stderr.startswith(f"pbem: error: {path}") and why in result.stderr
+    assert result.stderr.count("\n") == 1
 
 
 def test_settings_that_would_break_a_mail_or_a_command_are_refused(

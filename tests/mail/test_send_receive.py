@@ -5,10 +5,12 @@ from __future__ import annotations
 import email
 import email.policy
 import mailbox
+import os
 from pathlib import Path
 
 import pytest
 
+from pbem.format.limits import MAX_MAIL_BYTES
 from tests.mail.conftest import Player, make_players, new_game
 from tests.mail.servers import Certs, Dovecot, smtp_server
 
@@ -144,6 +146,29 @@ def test_receive_from_eml_mbox_maildir_and_stdin(trio: list[Player], tmp_path: P
         assert entry["status"] == "duplicate"
     result = bob.run("receive", "-", stdin=raw)
     assert "nothing new (seen before)" in result.stdout
+    assert len(bob.store().ids()) == 1
+
+
+def test_a_pipe_or_a_huge_file_planted_in_a_maildir_is_one_problem_and_the_rest_is_read(
+    trio: list[Player], tmp_path: Path
+) -> None:
+    """A Maildir is another program's folder: an entry that is a named pipe would block a
+    reader for ever, and a huge one exhaust its memory. Each is refused as any input file
+    is (one line naming it), and the game mail beside them is imported all the same."""
+    alice, bob, _ = trio
+    eml = tmp_path / "m.eml"
+    alice.run("send", new_game(trio, tmp_path), "--eml", eml)
+    box = mailbox.Maildir(tmp_path / "Maildir")
+    box.add(eml.read_bytes())
+    new = tmp_path / "Maildir" / "new"
+    os.mkfifo(new / "0.pipe")
+    with open(new / "1.huge", "wb") as huge:
+        huge.truncate(MAX_MAIL_BYTES + 1)  # sparse: no disk used
+    result = bob.run("receive", tmp_path / "Maildir", "--as", "bob", code=1)
+    lines = result.stderr.splitlines()
+    assert f"pbem: {new / '0.pipe'}: is not a regular file" in lines[0], lines
+    assert f"pbem: {new / '1.huge'} is larger than 96 MiB" == lines[1], lines
+    assert "2 problems; everything else was imported" in lines[-1], lines
     assert len(bob.store().ids()) == 1
 
 
