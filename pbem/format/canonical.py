@@ -263,7 +263,8 @@ def _find_big(value: Any, path: list[str | int], what: str) -> None:
 def parse(data: bytes | str, *, what: str = "file") -> Any:
     """Parse untrusted JSON strictly; every refusal is a one-line ``Rejected`` (an
     ``OutOfRange`` for a too-large integer, naming where it is; an ``OverLimit`` for text
-    too large or too deep, refused before parsing)."""
+    too large or too deep, refused before parsing: ``check_json`` measures the depth of
+    balanced text exactly, so the parsed value is not walked again)."""
     check_json(data, what)
     if isinstance(data, bytes):
         try:
@@ -291,8 +292,6 @@ def parse(data: bytes | str, *, what: str = "file") -> Any:
         raise  # its reader says where, in the file's own terms (``gamefile.decode``)
     except Rejected as exc:  # a duplicate key, a float: which file, with several to read
         raise Rejected(f"{what}: {exc}") from exc
-    if type(value) is dict or type(value) is list:
-        _check_depth(value)
     return value
 
 
