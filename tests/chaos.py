@@ -424,6 +424,10 @@ class Chaos:
     def _seated(self, pos: Position, name: str) -> bool:
         return any(c.name == name for c in pos.cards)
 
+    def _active(self, pos: Position, name: str) -> bool:
+        """Seated and not resigned: only such a seat signs a call (``ledger.seats.active``)."""
+        return any(c.name == name and s not in pos.resigned for s, c in enumerate(pos.cards))
+
     def call_the_silent(self) -> bool:
         """The game waits only for silent seats: the deadline passes, the others call."""
         pos = self.head(self.homes[0])
@@ -442,7 +446,9 @@ class Chaos:
         if not late or not set(late) <= self.silent:
             return False
         self.now += DEADLINE + 1
-        caller = next(n for n in self.names if n not in late and self._seated(pos, n))
+        caller = next((n for n in self.names if n not in late and self._active(pos, n)), None)
+        if caller is None:
+            return False
         home = self.home_of(caller)
         if not self.write(home, "call", self.game, *late, "--as", caller):
             return False
