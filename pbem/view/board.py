@@ -73,8 +73,8 @@ ROW = 20
 """Height of a chip's row."""
 NOTE = 14
 """Height of a line of text."""
-CHAR_W = 6.2
-"""A generous average advance of one character of 11 px text, to wrap notes in time."""
+CHAR_W = 6.4
+"""A generous average advance of one character of 12 px text, to wrap notes in time."""
 
 
 class Stack:

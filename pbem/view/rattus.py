@@ -29,8 +29,8 @@ from pbem.view.seats import Seat
 
 MARGIN, TOP, PANEL = 14, 56, 250
 CHIP_W, CHIP_GAP = 50, 2
-BADGE_CHAR_W = 6.6
-"""Approximate advance of one character of the 11 px bold badge text, for badge widths."""
+BADGE_CHAR_W = 7.2
+"""Approximate advance of one character of the 12 px bold badge text, for badge widths."""
 
 BADGE_HINTS = {
     "tokens": "face-down rat tokens here (T-1.5): revealed when the plague resolves the "
@@ -277,7 +277,7 @@ def _region(
     notes = [
         Note(
             x,
-            y + 42 + rows * ROW + i * 12,
+            y + 42 + rows * ROW + i * 14,
             f"you saw {_face(faces[known[h]])}",
             "seen",
             _face_hint(faces[known[h]]),

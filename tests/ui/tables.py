@@ -92,3 +92,32 @@ def furnish(home: Path) -> Table:
 
 def file_text(game: GameFile) -> str:
     return gamefile.encode(game)
+
+
+def _protecting(r: Replay) -> bool:
+    s = r.state
+    return (
+        s is not None
+        and flow.stage(s) == "protect"
+        and s.resolution is not None
+        and 0 in s.resolution.asked
+        and 0 in r.remaining()
+    )
+
+
+@cache
+def protect_game() -> GameFile:
+    """A Rattus game with Africanus where bot1 is asked whether to protect cubes (T-7.3),
+    the other seats played by seeded bots: the decision of the page on a phone."""
+    ids = bot_identities(19, PLAYERS)
+    rattus = registry.get("rattus")
+    game = new_game(
+        rattus,
+        rattus.parse_options({"africanus": "on"}),
+        [i.card for i in ids],
+        ids[0],
+        entropy=Seeded(21),
+        clock=fixed_clock,
+    )
+    play_until(game, list(ids), _protecting)
+    return game.to_file()
