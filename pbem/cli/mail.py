@@ -40,6 +40,7 @@ from pbem.ledger.awaiting import waits_for
 from pbem.store.chain import short_id
 from pbem.store.db import damaged
 from pbem.store.exports import newest_export, open_game
+from pbem.store.sent import mark_sent, unsent
 from pbem.store.store import Store
 
 if TYPE_CHECKING:  # pbem.mail (SMTP, IMAP, the templates) is imported by the commands that mail
@@ -146,11 +147,15 @@ def mail_game(
         if not write_new(eml, message.as_bytes()):
             raise UsageError(f"{eml}: exists already; pbem never writes over a file")
         report["eml"] = str(eml)
-        store.carried(game, str(eml.resolve()))
+        with store.writing():  # carried by the message, handed to the player's mail client
+            store.carried(game, str(eml.resolve()))
+            mark_sent(store, game, me)
         return report, [*notes, f"wrote the message for {message['To']} to {eml}"]
     password = mail_config.password(smtp, "smtp", _ask())
     report["sent_to"] = transport.send(smtp, password, message)
-    store.carried(game, f"the mail {message['Message-ID']}")
+    with store.writing():
+        store.carried(game, f"the mail {message['Message-ID']}")
+        mark_sent(store, game, me)
     return report, [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
 
 
@@ -230,12 +235,13 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
                 "over": pos.result is not None,
                 "seats": [f"{c.name} <{c.email}>" for c in pos.cards],
                 "your_move": waits_for(pos, me),
+                "unsent": unsent(store, game, me),
                 "file": newest_export(store, game),
             }
         )
     lines = [
         f"{short_id(r['game'])}  {r['ruleset']:<10} step {r['step']:>4}  "
-        + ("game over" if r["over"] else ("YOUR MOVE: " if r["your_move"] else "") + r["next"])
+        + ("game over" if r["over"] else _whose(r))
         + f"\n          {r['file'] or _unexported(r['game'])}"
         for r in rows
     ]
@@ -265,6 +271,15 @@ def _quarantine_lines(quarantined: list[dict[str, Any]], show_all: bool) -> list
     head = f"{plural(len(quarantined), 'mail')} quarantined (refused by an input limit)"
     lines = [head + (f"; the newest {len(shown)} (pbem games --all: every one):" if more else ":")]
     return lines + [f"  {q['message']}: {q['reason']}" for q in shown]
+
+
+def _whose(row: dict[str, Any]) -> str:
+    """Whose move, as ``pbem games`` prints it: a move you signed but did not mail yet
+    (the others cannot answer before they have it: ``pbem send`` makes the automatic steps
+    you owe and mails it), yours, or theirs."""
+    if row["unsent"]:
+        return f"SIGNED, NOT SENT (pbem send {short_id(row['game'])}): " + row["next"]
+    return ("YOUR MOVE: " if row["your_move"] else "") + row["next"]
 
 
 def _unexported(game: str) -> str:
@@ -394,7 +409,7 @@ def complete_setting(
     ``bot.NAME`` for each identity of the keyring."""
     from pbem.mail import config as mail_config
 
-    servers = (("smtp", mail_config.Smtp), ("imap", mail_config.Imap))
+    servers = (("smtp", mail_config.Smtp), ("imap", mail_config.Imap), ("ui", mail_config.Ui))
     names = [
         *(f"{kind}.{field}" for kind, model in servers for field in model.model_fields),
         "notify",
@@ -427,7 +442,8 @@ class _Config(click.Group):
 
 @click.group(cls=_Config)
 def config() -> None:
-    """Mail settings (SMTP to send, IMAP for pbem watch, the notify command)."""
+    """Mail settings (SMTP to send, IMAP for pbem watch, the notify command, whether the
+    board page signs and sends in one step)."""
 
 
 @config.command("show")
@@ -444,6 +460,7 @@ def config_show(as_json: bool) -> None:
     lines = [f"# {mail_config.config_path()}"]
     for section in ("smtp", "imap"):
         lines += [f"{section}.{k} = {v}" for k, v in data[section].items()]
+    lines += [f"ui.{k} = {str(v).lower()}" for k, v in data["ui"].items()]
     lines.append(f"notify = {data['notify']}")
     lines += [f"bot.{name} = {spec}" for name, spec in data["bot"].items()]
     emit(as_json, data, lines)

@@ -67,9 +67,18 @@ class Imap(Server):
     interval: int = Field(300, ge=5, description="seconds between two looks (pbem watch)")
 
 
+class Ui(Settings):
+    sign_and_send: bool = Field(
+        True,
+        description="pbem ui: one button signs the move and mails it (once smtp.host is set); "
+        "false: sign and save, then a separate Send by mail",
+    )
+
+
 class MailConfig(Settings):
     smtp: Smtp = Field(default_factory=Smtp)
     imap: Imap = Field(default_factory=Imap)
+    ui: Ui = Field(default_factory=Ui)
     notify: str = Field("", description="command run when your decision is awaited")
     bot: dict[str, str] = Field(
         default_factory=dict, description="identity name -> the bot pbem watch plays it with"
@@ -136,7 +145,7 @@ def set_value(config: MailConfig, key: str, value: str, *, store_in_clear: bool)
 
         config.bot = {**config.bot, name: check_spec(value)}
         return
-    target = getattr(config, section, None) if section in {"smtp", "imap"} else None
+    target = getattr(config, section, None) if section in {"smtp", "imap", "ui"} else None
     if target is None or name not in type(target).model_fields:
         raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
     if name == "password" and value and not store_in_clear:
@@ -181,6 +190,13 @@ def unset_value(config: MailConfig, key: str) -> None:
     if model is None or field not in type(model).model_fields:
         raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
     set_value(config, key, str(getattr(model, field)), store_in_clear=True)
+
+
+def asks_password(server: Server, kind: Literal["smtp", "imap"]) -> bool:
+    """Whether ``password`` would have to ask: a user, and neither the environment
+    variable nor a stored password (the board page then shows a field for it)."""
+    env = server.password_env or PASSWORD_ENVS[kind]
+    return bool(server.user) and not os.environ.get(env) and not server.password
 
 
 def port(server: Server, kind: Literal["smtp", "imap"]) -> int:

@@ -59,6 +59,7 @@ from pbem.play.signer import utc_now
 from pbem.store.chain import short_id
 from pbem.store.head import Head, Imported
 from pbem.store.journal import Journal
+from pbem.store.sent import mark_sent
 from pbem.store.store import Store
 
 NOTIFY_TIMEOUT = 60
@@ -356,7 +357,10 @@ class Robot:
         """The message of the game's newest head, composed in one read of the store."""
         with self.store.reading():
             head = self.store.head(game)
-            return message_for(head, sender.card, self.config.smtp, exclude=self.bots_here)
+            message = message_for(head, sender.card, self.config.smtp, exclude=self.bots_here)
+        if message is not None:  # queued now, and sent from the outbox until a server took it
+            mark_sent(self.store, game, sender.card, head.position)
+        return message
 
     def _tell(self, head: Head, actor: Actor, report: PassReport) -> None:
         """What ``actor`` must be told of ``head``: a signature due on a call or a

@@ -35,6 +35,7 @@ from pbem.mail.outgoing import prepare
 from pbem.play.playing import play_moves
 from pbem.store.exports import Opened, export_head, newest_export
 from pbem.store.head import Head
+from pbem.store.sent import mark_sent
 from pbem.store.store import Store
 from pbem.ui.decide import Ask, decide
 from pbem.ui.guard import Guard
@@ -75,6 +76,9 @@ class PlayRequest(_Request):
     head: Word
     moves: list[Word] = Field(max_length=20)
     passphrase: str = Field("", max_length=1000)
+    send: bool = False
+    """Mail the new copy on at once ("Sign and send", the ``ui.sign_and_send`` setting)."""
+    smtp_password: str = Field("", max_length=1000)
 
 
 class SendRequest(_Request):
@@ -147,7 +151,20 @@ class Ui:
             free = self.opens_freely()
             reader = self.unseal(passphrase) if passphrase or free else None
             s = self.settings
-            return game_page(store, gid, self.card(), reader, s.token, s.root, not free)
+            return game_page(
+                store, gid, self.card(), reader, s.token, s.root, not free, self.sending()
+            )
+
+    def sending(self) -> dict[str, bool]:
+        """What the page offers to mail: whether mail is set up (``smtp.host``), whether
+        signing sends at once (``ui.sign_and_send``), whether it must ask the SMTP password."""
+        config = mail_config.load(self.settings.home)
+        mail = bool(config.smtp.host)
+        return {
+            "mail": mail,
+            "sign_and_send": mail and config.ui.sign_and_send,
+            "smtp_asks": mail and mail_config.asks_password(config.smtp, "smtp"),
+        }
 
     # ----- the page's calls ----------------------------------------------------------------------
 
@@ -177,7 +194,23 @@ class Ui:
             me = self.unseal(asked.passphrase)
             moves = [m.strip() for m in asked.moves]
             played = play_moves(store, gid, me, moves, SOURCE, read=head)
-            return self._after(played.head, played.done, played.left, played.made)
+            after = self._after(played.head, played.done, played.left, played.made)
+            if asked.send:
+                after.update(self._send_signed(store, gid, me, asked.smtp_password))
+            return after
+
+    def _send_signed(
+        self, store: Store, game: str, me: Identity, smtp_password: str
+    ) -> dict[str, Any]:
+        """ "Sign and send": the new copy mailed at once to the seats awaited. What is
+        signed stays signed if the mail fails: the page then says why, and offers Send by
+        mail again."""
+        request = SendRequest(smtp_password=smtp_password)
+        try:
+            sent = self._mail(store, game, lambda: me, request)
+        except PbemError as exc:
+            return {"send_error": " ".join(str(exc).split())}
+        return {"sent": sent}
 
     def _after(self, head: Head, done: list[str], left: list[str], made: int) -> dict[str, Any]:
         """What the page says after signing: what was played, who is awaited now."""
@@ -225,16 +258,28 @@ class Ui:
         """``pbem send``: the owed automatic steps, then the mail to the seats awaited."""
         with self.store() as store:
             gid = store.resolve(game)
-            smtp = mail_config.load(self.settings.home).smtp
-            me = self.card()
-            out = prepare(
-                store, gid, me, lambda: self.unseal(asked.passphrase), smtp, asked.to, called=gid
-            )
-            given = asked.smtp_password
-            password = mail_config.password(smtp, "smtp", (lambda _: given) if given else None)
-            message = out.required()
-            sent = transport.send(smtp, password, message)
-            return {"sent_to": sent, "subject": message["Subject"], "automatic": out.made}
+            sent = self._mail(store, gid, lambda: self.unseal(asked.passphrase), asked)
+            if sent is None:
+                raise UsageError(
+                    f"nobody else is awaited: the decision is yours (pbem moves {gid})"
+                )
+            return sent
+
+    def _mail(
+        self, store: Store, game: str, signer: Callable[[], Identity], asked: SendRequest
+    ) -> dict[str, Any] | None:
+        """The send flow of ``pbem send`` (``pbem.mail.outgoing``), remembered in the store
+        as sent (``pbem.store.sent``); None when nobody else is awaited."""
+        smtp = mail_config.load(self.settings.home).smtp
+        me = self.card()
+        out = prepare(store, game, me, signer, smtp, asked.to, called=game)
+        if out.message is None:
+            return None
+        given = asked.smtp_password
+        password = mail_config.password(smtp, "smtp", (lambda _: given) if given else None)
+        sent = transport.send(smtp, password, out.message)
+        mark_sent(store, game, me)
+        return {"sent_to": sent, "subject": out.message["Subject"], "automatic": out.made}
 
 
 def _seat(seats: list[IdentityCard], me: IdentityCard) -> int:

@@ -31,6 +31,7 @@ from pbem.play.author import private_knowledge
 from pbem.play.signer import utc_now
 from pbem.store.chain import short_id
 from pbem.store.exports import newest_export
+from pbem.store.sent import unsent
 from pbem.store.store import Store
 from pbem.ui.pickers import labels_for
 from pbem.view.history import walk
@@ -124,6 +125,7 @@ def games_page(store: Store, me: IdentityCard, token: str, root: str) -> Page:
                 "next": describe_awaiting(pos),
                 "over": pos.result is not None,
                 "yours": decides(pos, seat),
+                "unsent": unsent(store, game, me),
                 "automatic": owes_automatic(pos, seat),
                 "seated": seat is not None,
                 "deadline": deadline(pos),
@@ -144,11 +146,13 @@ def game_page(
     token: str,
     root: str,
     asks: bool,
+    sending: dict[str, bool],
 ) -> Page:
     """The game's page; with ``reader`` (unsealed for this request only) it adds what
     that seat alone knows, as ``pbem show --as`` does. ``root``: where the pages of this
     run live (``/s/ROOT``, see the guard). ``asks``: whether signing needs the passphrase
-    typed in the page."""
+    typed in the page. ``sending``: whether mail is set up, whether signing sends at once,
+    whether the SMTP password must be typed (``Ui.sending``)."""
     head = store.head(game)
     pos = head.position
     seat = seat_of_card(pos, me)
@@ -174,6 +178,8 @@ def game_page(
         "over": pos.result is not None,
         "private": reader is not None,
         "labels": labels_for(pos.rules, pos.state, known) if known else {},
+        **sending,
+        "unsent": unsent(store, game, me),
     }
     return _render(
         "game.html.j2",

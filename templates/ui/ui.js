@@ -120,12 +120,35 @@
     return value;
   }
 
+  function smtpPassword(id) {
+    var field = $(id);
+    if (!field) { return ""; }
+    var value = field.value;
+    field.value = ""; /* asked again at every sending, kept nowhere */
+    return value;
+  }
+
+  function sending() {
+    return { send: ui.sign_and_send, smtp_password: smtpPassword("sign-smtp-password") };
+  }
+
   function signed(result) {
     var text = result.played.length ? "Signed and saved in your store: " + result.played.join("; ") + "." : "";
     if (result.automatic) { text += " Made " + result.automatic + " automatic step(s)."; }
+    if (result.sent) {
+      text += " Sent " + result.sent.subject + " to " + result.sent.sent_to.join(", ") + ".";
+    } else if (result.send_error) {
+      text += " Signed, not sent: " + result.send_error + " (Send by mail tries again).";
+    } else if (!ui.mail && result.awaiting.length) {
+      text += " Signed, not sent: mail is not set up.";
+    } else if (result.awaiting.length) {
+      text += " Signed, not sent yet: Send by mail sends it.";
+    }
     if (result.awaiting.length) { text += " Awaited now: " + result.awaiting.join(", ") + "."; }
     if (result.yours || result.owes) { text += " It is your move again: reload the page."; }
     $("after-text").textContent = text.trim();
+    document.body.dataset.sent = result.sent ? "true" : "false";
+    if ($("send")) { $("send").hidden = Boolean(result.sent); }
     $("after").hidden = false;
     document.body.dataset.signed = "true";
     ["sign", "typed", "auto", "verbs", "words", "buttons"].forEach(function (id) {
@@ -170,7 +193,8 @@
       var sign = $("sign-button");
       if (!answer || !answer.ready.length || sign.disabled) { return; }
       sign.disabled = true; /* one signing at a time: enabled again only if it failed */
-      post("play", { head: ui.head, moves: answer.ready, passphrase: passphrase() }).then(signed, function (e) {
+      var body = { head: ui.head, moves: answer.ready, passphrase: passphrase() };
+      post("play", Object.assign(body, sending())).then(signed, function (e) {
         sign.disabled = false;
         fail(e);
       });
@@ -180,7 +204,8 @@
   if ($("auto")) {
     $("auto").addEventListener("submit", function (event) {
       event.preventDefault();
-      post("automatic", { head: ui.head, moves: [], passphrase: passphrase() }).then(signed, function (e) {
+      var body = { head: ui.head, moves: [], passphrase: passphrase() };
+      post("automatic", Object.assign(body, sending())).then(signed, function (e) {
         $("after-result").textContent = e.message;
         $("after").hidden = false;
       });
@@ -190,12 +215,12 @@
   $("export").addEventListener("click", function () {
     post("export", {}).then(function (r) { said("Saved " + r.file); }, function (e) { said(e.message); });
   });
-  $("send").addEventListener("click", function () {
-    var field = $("smtp-password");
-    var body = { smtp_password: field.value, passphrase: passphrase() };
-    field.value = "";
-    post("send", body).then(function (r) {
-      said("Sent " + r.subject + " to " + r.sent_to.join(", "));
-    }, function (e) { said(e.message); });
-  });
+  if ($("send")) {
+    $("send").addEventListener("click", function () {
+      var body = { smtp_password: smtpPassword("smtp-password"), passphrase: passphrase() };
+      post("send", body).then(function (r) {
+        said("Sent " + r.subject + " to " + r.sent_to.join(", "));
+      }, function (e) { said(e.message); });
+    });
+  }
 })();

@@ -181,11 +181,11 @@ def test_a_morning_placement_by_clicking(
         click_and_wait(browser, area(3), "pirates 3 7, henchmen 3")
         assert browser.evaluate("document.querySelectorAll('#frame .dashed').length") == 2
         browser.screenshot("#decision, #frame figure.board", ARTIFACTS / "rattaneer-morning.png")
+        assert text(browser, "sign-button") == "Sign and send"  # mail is set up
         sign(browser)
-        assert "pirates 3 7, henchmen 3" in text(browser, "after-text")
-        browser.click("#send")
-        browser.wait_for(lambda: text(browser, "after-result") != "")
-        assert text(browser, "after-result").startswith("Sent "), text(browser, "after-result")
+        said = text(browser, "after-text")
+        assert "pirates 3 7, henchmen 3" in said and " Sent " in said, said
+        assert browser.evaluate("document.body.dataset.sent") == "true"
         exported = export(browser)
         assert exported.parent == server.work
         assert browser.problems(server.base) == []
