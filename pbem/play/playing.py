@@ -25,6 +25,7 @@ from pbem.store.chain import short_id
 from pbem.store.head import Head
 from pbem.store.importing import void_open_call
 from pbem.store.journal import Journal
+from pbem.store.sent import mark_signed
 from pbem.store.store import Store
 
 
@@ -131,6 +132,7 @@ def play_moves(
                 return Played(head, [], [], 0)
             raise Rejected(f"nothing to do: {describe_awaiting(pos)}")
         head = store.save(head, source)
+        mark_signed(store, game, me.card, head.position)  # "signed, not sent" till mailed
     return Played(head, done, left, made)
 
 

@@ -1,16 +1,21 @@
-"""What this home has mailed of each game, so that ``pbem games`` and the board page can
-say that a move signed here has not gone out yet ("signed, not sent") instead of reading
-as if the others were awaited.
+"""What this home signed and what it mailed of each game, so that ``pbem games`` and the
+board page can say that a move signed here has not gone out yet ("signed, not sent")
+instead of reading as if the others were awaited.
 
-One row per game in the store's ``meta`` table (``sent:GAME``): how far the newest copy
-mailed by any command of this home reached (``pbem send``, ``pbem play --send``, the board
-page's sending, a message the robot queued). A seat's signing is *unsent* when the newest
-copy holds an item it signed beyond that mark, another seat is awaited, and no other seat
-has signed after it (whoever signed after it had it, so it went out somehow: by hand, or
-from another home).
+Marks in the store's ``meta`` table, each how far a copy of the game reached:
+``signed:GAME:SEAT`` when a player of this home signed moves in it (``pbem play``, the board
+page: ``play_moves``), ``sent:GAME`` when a copy was mailed from this home (``pbem send``,
+``pbem play --send``, the board page's sending, a message the robot queued; a message
+written for a mail client with ``--eml`` counts too). A signing is *unsent* while it
+reaches beyond the copy mailed, another seat is awaited, and no other seat signed a step
+beyond it (whoever did had it: it went out somehow, by hand or from another home; an
+envelope signed beside it in the same open batch proves nothing, and is not beyond). Games
+with no ``signed`` mark (imported, or signed before this record existed) are never said
+unsent: the mark says what is known, nothing is guessed.
 
-Reach is counted in half steps: ``2 * count`` for a copy of ``count`` steps, one more when
-it carries the seat's envelope of the open batch (a parallel decision not closed yet).
+Reach is counted in half steps: ``2 * count`` for a copy of ``count`` steps (an open batch
+counts as its step), one more when it carries the signer's envelope of the open batch (a
+parallel decision not closed yet); a step at index ``i`` reaches ``2 * i + 2``.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from pbem.format.card import IdentityCard
 from pbem.ledger.position import Position
 from pbem.store.store import Store
 
-KEY = "sent:"
+SIGNED, SENT = "signed:", "sent:"
 
 
 def _seat(position: Position, me: IdentityCard | None) -> int | None:
@@ -34,47 +39,60 @@ def _reach(position: Position, seat: int | None) -> int:
     return 2 * position.count + (1 if mine else 0)
 
 
+def _mark(store: Store, key: str, me: IdentityCard, position: Position) -> None:
+    reach = _reach(position, _seat(position, me))
+    with store.writing():
+        if reach > _read(store, key):
+            store.db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(reach))
+            )
+
+
+def _read(store: Store, key: str) -> int:
+    with store.reading():
+        row = store.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    try:
+        return int(row[0]) if row else -1
+    except (TypeError, ValueError):
+        return -1  # unreadable: as if the mark were not there
+
+
+def _signed_key(game: str, seat: int) -> str:
+    return f"{SIGNED}{game}:{seat}"
+
+
+def mark_signed(store: Store, game: str, me: IdentityCard, position: Position) -> None:
+    """``me`` signed moves (or automatic steps) of ``game``, which are now at ``position``."""
+    seat = _seat(position, me)
+    if seat is not None:
+        _mark(store, _signed_key(game, seat), me, position)
+
+
 def mark_sent(store: Store, game: str, me: IdentityCard, position: Position | None = None) -> None:
     """The copy of ``game`` at ``position`` (default: the store's newest) was mailed by
-    ``me`` (or queued for the robot to send, or written as a message for a mail client):
-    remember how far it reaches."""
+    ``me`` (or queued for the robot to send, or written as a message for a mail client)."""
     with store.writing():
-        pos = position if position is not None else store.head(game).position
-        reach = _reach(pos, _seat(pos, me))
-        if reach > sent_reach(store, game):
-            store.db.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (KEY + game, str(reach))
-            )
+        _mark(
+            store, SENT + game, me, position if position is not None else store.head(game).position
+        )
 
 
 def sent_reach(store: Store, game: str) -> int:
     """How far the newest copy mailed from this home reached; -1 when none was."""
-    with store.reading():
-        row = store.db.execute("SELECT value FROM meta WHERE key = ?", (KEY + game,)).fetchone()
-    try:
-        return int(row[0]) if row else -1
-    except (TypeError, ValueError):
-        return -1  # unreadable: as if nothing was mailed, which only makes pbem say so
+    return _read(store, SENT + game)
 
 
 def unsent(store: Store, game: str, me: IdentityCard | None) -> bool:
-    """Whether ``me`` signed something in the newest copy of ``game`` that was not mailed
-    from here, while another seat is awaited (see the module doc)."""
+    """Whether ``me`` signed something in ``game`` here that was not mailed from here,
+    while another seat is awaited (see the module doc)."""
     with store.reading():
         pos = store.head(game).position
         seat = _seat(pos, me)
-        if seat is None:
+        if seat is None or not any(s != seat for s in pos.remaining()):
             return False
-        if not any(s != seat for s in pos.remaining()):
+        signed = _read(store, _signed_key(game, seat))
+        if signed <= sent_reach(store, game):
             return False
-        if _reach(pos, seat) % 2:  # the seat's envelope of the open batch
-            signed = _reach(pos, seat)
-        else:
-            acks = store.acknowledged(game, list(range(len(pos.cards))))
-            last = acks[seat]
-            if last is None or any(
-                i is not None and i > last for s, i in acks.items() if s != seat
-            ):
-                return False
-            signed = 2 * (last + 1)
-        return signed > sent_reach(store, game)
+        others = [s for s in range(len(pos.cards)) if s != seat]
+        after = store.acknowledged(game, others).values()
+        return not any(i is not None and 2 * i + 2 > signed for i in after)
