@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tests.mail.servers import Certs, Smtp
 from tests.ui.conftest import Homes, Server
+from tests.ui.tables import PASSPHRASE
 from tests.ui.test_board_page import (
     area,
     click_and_wait,
@@ -148,3 +149,38 @@ def test_a_mail_that_fails_leaves_the_move_signed(
         assert browser.problems(server.base) == []
     assert len(smtp.delivery.messages) == 1
     assert listed(homes.ui, game)[0] is False
+
+
+def test_pbem_games_says_signed_not_sent_until_pbem_send(
+    homes: Homes, tmp_path: Path, smtp: Smtp, certs: Certs
+) -> None:
+    """The same marks from the command line: ``pbem play`` signs, ``pbem games`` says the
+    move is not sent, ``pbem send --eml`` and ``pbem send`` (the real SMTP server) send it."""
+    game = homes.table.rattaneer.genesis.game
+    configure_mail(homes.ui, smtp, certs)
+    secrets = {"PBEM_PASSPHRASE": PASSPHRASE, "PBEM_SMTP_PASSWORD": "secret"}
+    pbem(
+        homes.ui, "play", game, PLACEMENT, "--as", "bot1", "-o", str(tmp_path / "g.json"), **secrets
+    )
+    unsent, printed = listed(homes.ui, game)
+    assert unsent is True and f"SIGNED, NOT SENT (pbem send {game[:8]})" in printed, printed
+    pbem(homes.ui, "send", game, "--as", "bot1", "--eml", str(tmp_path / "m.eml"), **secrets)
+    assert listed(homes.ui, game)[0] is False, "written for a mail client: handed over"
+    assert smtp.delivery.messages == []
+    pbem(
+        homes.cli,
+        "play",
+        game,
+        PLACEMENT,
+        "--as",
+        "bot1",
+        "-o",
+        str(tmp_path / "h.json"),
+        **secrets,
+    )
+    configure_mail(homes.cli, smtp, certs)
+    assert listed(homes.cli, game)[0] is True
+    pbem(homes.cli, "send", game, "--as", "bot1", **secrets)
+    assert len(smtp.delivery.messages) == 1
+    unsent, printed = listed(homes.cli, game)
+    assert unsent is False and "NOT SENT" not in printed, printed

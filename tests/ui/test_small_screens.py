@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from pbem.store.store import Store
+from tests.mail.servers import Certs, Smtp
 from tests.ui.conftest import Homes, Server
 from tests.ui.tables import protect_game
-from tests.ui.test_board_page import pbem
+from tests.ui.test_board_page import configure_mail, pbem
 from tests.view.browser import Browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ui" / "screens"
@@ -97,7 +98,10 @@ def test_show_pages_fit_a_phone_a_tablet_and_a_desktop(tmp_path: Path) -> None:
                 assert browser.problems() == []
 
 
-def test_ui_pages_fit_a_phone_a_tablet_and_a_desktop(homes: Homes, server: Server) -> None:
+def test_ui_pages_fit_a_phone_a_tablet_and_a_desktop(
+    homes: Homes, server: Server, smtp: Smtp, certs: Certs
+) -> None:
+    configure_mail(homes.ui, smtp, certs)  # the page as a player with mail set up sees it
     protect = protect_game()
     store = Store(homes.ui)
     store.import_game(protect, "dealt for the test")
@@ -119,6 +123,9 @@ def test_ui_pages_fit_a_phone_a_tablet_and_a_desktop(homes: Homes, server: Serve
                     lambda: browser.evaluate("document.body.dataset.decision") == "ready"
                 )
                 fits(browser, size, name)
+                assert browser.evaluate("document.getElementById('sign-button').textContent") == (
+                    "Sign and send"
+                )
                 if name == "rattus-protect":
                     assert "protect" in browser.evaluate(
                         "document.getElementById('decision').textContent"
