@@ -278,7 +278,9 @@ class Ui:
         given = asked.smtp_password
         password = mail_config.password(smtp, "smtp", (lambda _: given) if given else None)
         sent = transport.send(smtp, password, out.message)
-        mark_sent(store, game, me)
+        with store.writing():  # as pbem send: the mail carries what was signed here
+            store.carried(game, f"the mail {out.message['Message-ID']}")
+            mark_sent(store, game, me)
         return {"sent_to": sent, "subject": out.message["Subject"], "automatic": out.made}
 
 
