@@ -23,6 +23,7 @@ from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import atomic_write
 
 Security = Literal["starttls", "tls", "none"]
+Auth = Literal["password", "xoauth2", "oauthbearer"]
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 
 
@@ -51,6 +52,17 @@ class Server(Settings):
     password: str = Field("", description="stored only with --store-in-clear")
     ca_file: str = Field("", description="trust this CA bundle (a private or test server)")
     timeout: int = Field(30, ge=1, le=600)
+    auth: Auth = Field("password", description="password, or OAuth2: xoauth2 or oauthbearer")
+    oauth2_command: str = Field(
+        "",
+        description="prints an OAuth2 access token (mutt_oauth2.py, oama); run without a shell",
+    )
+
+    @field_validator("oauth2_command", mode="after")
+    @classmethod
+    def _a_command(cls, value: str) -> str:
+        """The command as it will be split at each login: refused now, not then."""
+        return _command_line(value)
 
 
 class Smtp(Server):
@@ -64,6 +76,9 @@ class Smtp(Server):
 class Imap(Server):
     mailbox: str = "INBOX"
     interval: int = Field(300, ge=5, description="seconds between two looks (pbem watch)")
+    idle_seconds: int = Field(
+        540, ge=5, le=1740, description="renew IMAP IDLE this often (routers drop silent links)"
+    )
 
 
 class MailConfig(Settings):
@@ -78,11 +93,15 @@ class MailConfig(Settings):
     @classmethod
     def _a_command(cls, value: str) -> str:
         """The command as ``pbem watch`` will split it: refused now, not at each run."""
-        try:
-            shlex.split(value)
-        except ValueError as exc:
-            raise ValueError(f"not a command line ({exc})") from None
-        return value
+        return _command_line(value)
+
+
+def _command_line(value: str) -> str:
+    try:
+        shlex.split(value)
+    except ValueError as exc:
+        raise ValueError(f"not a command line ({exc})") from None
+    return value
 
 
 DEFAULT_PORTS = {
@@ -197,8 +216,8 @@ def password(
 ) -> str | None:
     """The password for ``server``: none without a user; else the environment variable,
     the stored one, or ``ask`` (a prompt; None when no person is there to answer)."""
-    if not server.user:
-        return None
+    if not server.user or server.auth != "password":
+        return None  # OAuth2: a token from the command at each login (pbem.mail.oauth)
     env = server.password_env or PASSWORD_ENVS[kind]
     if os.environ.get(env):
         return os.environ[env]

@@ -21,10 +21,11 @@ from types import TracebackType
 from typing import Any
 
 from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient.exceptions import IMAPClientError, LoginError
 
 from pbem.format.errors import UsageError
 from pbem.mail.config import Imap, Server, Smtp, check_plaintext, port, require_host
+from pbem.mail.oauth import TOKENS, Kind, TokenError, initial_response
 
 NETWORK_ERRORS = (OSError, EOFError, smtplib.SMTPException, IMAPClientError)
 
@@ -75,8 +76,7 @@ def send(server: Smtp, password: str | None, message: EmailMessage) -> list[str]
         with smtp:
             if server.security == "starttls":
                 smtp.starttls(context=context)
-            if server.user:
-                smtp.login(server.user, password or "")
+            _smtp_login(smtp, server, password)
             # Each address once: seats of one home may share the home's address.
             refused = smtp.send_message(message, to_addrs=_addresses(message))
     except NETWORK_ERRORS as exc:
@@ -85,6 +85,39 @@ def send(server: Smtp, password: str | None, message: EmailMessage) -> list[str]
     if refused:
         raise MailError(f"{where} refused {', '.join(refused)}; sent to {', '.join(sent)}")
     return sent
+
+
+def _smtp_login(smtp: smtplib.SMTP, server: Smtp, password: str | None) -> None:
+    """Log in with the password, or with OAuth2 (``server.auth``)."""
+    if server.auth == "password":
+        if server.user:
+            smtp.login(server.user, password or "")
+        return
+    smtp.ehlo_or_helo_if_needed()
+    mechanism = server.auth.upper()
+    # After a refusal the server sends a challenge (an error in JSON): XOAUTH2 answers it
+    # with an empty line, OAUTHBEARER with a lone ^A (RFC 7628 §3.2.3).
+    done = "" if mechanism == "XOAUTH2" else "\x01"
+
+    def login(token: str) -> None:
+        answer = initial_response(server, token)
+        smtp.auth(mechanism, lambda challenge=None: answer if challenge is None else done)
+
+    _oauth(server, "smtp", login, smtplib.SMTPAuthenticationError)
+
+
+def _oauth(
+    server: Server, kind: Kind, login: Callable[[str], object], refused: type[Exception]
+) -> None:
+    """Log in with the token this process holds; if the server refuses it (expired,
+    revoked), once more with a fresh one from the token command."""
+    try:
+        try:
+            login(TOKENS.get(server, kind))
+        except refused:
+            login(TOKENS.fresh(server, kind))
+    except TokenError as exc:
+        raise MailError(str(exc)) from None
 
 
 def _addresses(message: EmailMessage) -> list[str]:
@@ -110,13 +143,22 @@ def connect(server: Imap, password: str | None) -> IMAPClient:
     try:
         if server.security == "starttls":
             client.starttls(context)
-        if server.user:
+        if server.auth != "password":
+            _oauth(server, "imap", lambda token: _imap_oauth(client, server, token), LoginError)
+        elif server.user:
             client.login(server.user, password or "")
-    except NETWORK_ERRORS:
+    except (*NETWORK_ERRORS, MailError):
         with contextlib.suppress(*NETWORK_ERRORS):
             client.shutdown()
         raise
     return client
+
+
+def _imap_oauth(client: IMAPClient, server: Imap, token: str) -> None:
+    if server.auth == "oauthbearer":
+        client.oauthbearer_login(server.user, token)
+    else:
+        client.oauth2_login(server.user, token)
 
 
 class Mailbox:

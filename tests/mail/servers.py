@@ -149,7 +149,7 @@ ssl = yes
 ssl_cert = <{cert}
 ssl_key = <{key}
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login{mechanisms}
 default_internal_user = {internal}
 default_internal_group = {internal_group}
 default_login_user = {login}
@@ -158,9 +158,10 @@ mail_location = maildir:~/Maildir
 mail_fsync = never
 passdb {{
   driver = static
+  mechanisms = plain login
   args = password={password}
 }}
-userdb {{
+{oauth2}userdb {{
   driver = static
   args = uid={internal} gid={internal_group} home={dir}/home/%u
 }}
@@ -212,8 +213,27 @@ class Dovecot:
                 imap.logout()
 
 
+#: With ``dovecot(..., introspection=URL)``: XOAUTH2 and OAUTHBEARER, each token checked by
+#: POSTing it to URL (RFC 7662 token introspection), which names the user it was given to.
+OAUTH2_PASSDB = """\
+passdb {{
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = {args}
+}}
+"""
+OAUTH2_CONF = """\
+introspection_mode = post
+introspection_url = {url}
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+"""
+
+
 @contextlib.contextmanager
-def dovecot(certs: Certs) -> Iterator[Dovecot]:
+def dovecot(certs: Certs, introspection: str = "") -> Iterator[Dovecot]:
     if not os.path.exists(DOVECOT):
         raise RuntimeError(f"{DOVECOT} is missing: install the Debian package dovecot-imapd")
     # Not under pytest's tmp_path: as root Dovecot's own users must reach the mail folders.
@@ -232,6 +252,11 @@ def dovecot(certs: Certs) -> Iterator[Dovecot]:
     shutil.copy(certs.cert, directory / "cert.pem")
     shutil.copy(certs.key, directory / "key.pem")
     conf = directory / "dovecot.conf"
+    oauth2 = ""
+    if introspection:
+        args = directory / "dovecot-oauth2.conf.ext"
+        args.write_text(OAUTH2_CONF.format(url=introspection))
+        oauth2 = OAUTH2_PASSDB.format(args=args)
     conf.write_text(
         DOVECOT_CONF.format(
             dir=directory,
@@ -244,6 +269,8 @@ def dovecot(certs: Certs) -> Iterator[Dovecot]:
             password=PASSWORD,
             port=port,
             tls_port=tls_port,
+            mechanisms=" xoauth2 oauthbearer" if introspection else "",
+            oauth2=oauth2,
         )
     )
     output = directory / "output.log"
@@ -325,9 +352,12 @@ class Smtp:
 
 
 @contextlib.contextmanager
-def smtp_server(certs: Certs, imap: Dovecot, security: str = "starttls") -> Iterator[Smtp]:
-    """aiosmtpd requiring a login; ``security`` is ``starttls`` or ``tls`` (implicit)."""
-    delivery = Delivery(imap)
+def smtp_server(
+    certs: Certs, imap: Dovecot, security: str = "starttls", delivery: Delivery | None = None
+) -> Iterator[Smtp]:
+    """aiosmtpd requiring a login; ``security`` is ``starttls`` or ``tls`` (implicit);
+    ``delivery``: a handler of one's own (one with more AUTH mechanisms, say)."""
+    delivery = delivery or Delivery(imap)
     port = free_port()
     context = server_context(certs)
     options: dict[str, Any] = {"authenticator": _authenticate, "auth_required": True}
