@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import click
-from click.shell_completion import CompletionItem
 
 from pbem.cli.common import (
     INTERRUPTED,
@@ -49,7 +48,7 @@ if TYPE_CHECKING:  # pbem.mail (SMTP, IMAP, the templates) is imported by the co
 SHOWN = 12
 
 
-def _ask() -> Any:
+def ask_password() -> Any:
     """A hidden prompt, or None when no person is at the terminal to answer it."""
     if sys.stdin is None or not sys.stdin.isatty():
         return None
@@ -147,7 +146,7 @@ def mail_game(
             raise UsageError(f"{eml}: exists already; pbem never writes over a file")
         report["eml"] = str(eml)
         return report, [*notes, f"wrote the message for {message['To']} to {eml}"]
-    password = mail_config.password(smtp, "smtp", _ask())
+    password = mail_config.password(smtp, "smtp", ask_password())
     report["sent_to"] = transport.send(smtp, password, message)
     return report, [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
 
@@ -331,8 +330,8 @@ def watch(
             home,
             actors,
             settings,
-            mail_config.password(settings.smtp, "smtp", _ask()),
-            mail_config.password(settings.imap, "imap", _ask()),
+            mail_config.password(settings.smtp, "smtp", ask_password()),
+            mail_config.password(settings.imap, "imap", ask_password()),
             tell=lambda line: click.echo(f"pbem watch: {line}", err=True),
         )
         try:
@@ -380,108 +379,3 @@ def _one_pass(robot: Robot, as_json: bool) -> int:
         else:
             click.echo(f"pbem watch: {text}", err=True)
     return 2 if report.server_failed else 1 if report.problems else 0
-
-
-def complete_setting(
-    ctx: click.Context, param: click.Parameter, incomplete: str
-) -> list[CompletionItem]:
-    """The settings ``pbem config set`` knows: ``smtp.*``, ``imap.*``, ``notify``, and
-    ``bot.NAME`` for each identity of the keyring."""
-    from pbem.mail import config as mail_config
-
-    servers = (("smtp", mail_config.Smtp), ("imap", mail_config.Imap))
-    names = [
-        *(f"{kind}.{field}" for kind, model in servers for field in model.model_fields),
-        "notify",
-        *(f"bot.{item.value}" for item in complete_own_identity(ctx, param, "")),
-    ]
-    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
-
-
-def _notify_epilog() -> str:
-    from pbem.mail.robot import NOTIFY_VARIABLES
-
-    rows = "\n".join(f"  {name:<15} {what}" for name, what in NOTIFY_VARIABLES.items())
-    return (
-        "The notify command (pbem config set notify 'COMMAND ARGS') is run by pbem watch "
-        "once per new position that awaits a decision of yours, without a shell, with "
-        "these variables in its environment:\n\n\b\n" + rows + "\n\n\b\nFor example:\n"
-        "  pbem config set notify 'notify-send pbem \"your move\"'\n"
-        "  pbem config set notify 'sh -c \"echo $PBEM_SHORT_ID >> ~/moves.txt\"'"
-    )
-
-
-class _Config(click.Group):
-    """``pbem config``, whose help ends with the notify command's variables, read from the
-    robot only when the help is shown."""
-
-    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        self.epilog = _notify_epilog()
-        super().format_epilog(ctx, formatter)
-
-
-@click.group(cls=_Config)
-def config() -> None:
-    """Mail settings (SMTP to send, IMAP for pbem watch, the notify command)."""
-
-
-@config.command("show")
-@json_option
-@reports_errors
-def config_show(as_json: bool) -> None:
-    """Print the settings (a stored password shows as '(stored)')."""
-    from pbem.mail import config as mail_config
-
-    data = mail_config.load().model_dump()
-    for section in ("smtp", "imap"):
-        if data[section]["password"]:
-            data[section]["password"] = "(stored)"
-    lines = [f"# {mail_config.config_path()}"]
-    for section in ("smtp", "imap"):
-        lines += [f"{section}.{k} = {v}" for k, v in data[section].items()]
-    lines.append(f"notify = {data['notify']}")
-    lines += [f"bot.{name} = {spec}" for name, spec in data["bot"].items()]
-    emit(as_json, data, lines)
-
-
-@config.command("set")
-@click.argument("key", shell_complete=complete_setting)
-@click.argument("value", required=False)
-@click.option(
-    "--store-in-clear", is_flag=True, help="Allow storing a password in the settings file."
-)
-@json_option
-@reports_errors
-def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool) -> None:
-    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...;
-    bot.NAME: the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy)."""
-    from pbem.mail import config as mail_config
-
-    settings = mail_config.load()
-    if value is None:
-        ask = _ask()
-        if not key.endswith(".password") or ask is None:
-            raise UsageError(f"pbem config set {key} VALUE")
-        value = ask(key)
-    mail_config.set_value(settings, key, value, store_in_clear=store_in_clear)
-    path = mail_config.save(settings)
-    shown = "(stored)" if key.endswith(".password") and value else value
-    emit(
-        as_json, {"key": key, "value": shown, "file": str(path)}, [f"{key} = {shown}   (in {path})"]
-    )
-
-
-@config.command("unset")
-@click.argument("key", shell_complete=complete_setting)
-@json_option
-@reports_errors
-def config_unset(key: str, as_json: bool) -> None:
-    """Put KEY back to its default."""
-    from pbem.mail import config as mail_config
-
-    settings = mail_config.load()
-    mail_config.unset_value(settings, key)
-    path = mail_config.save(settings)
-    emit(
-        as_json, {"key": key, "default": True, "file": str(path)}, [f"{key} is back to its default"]
-    )

@@ -340,7 +340,7 @@ class Delivery:
 
 def _authenticate(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> Any:
     ok = isinstance(data, LoginPassword) and data.password == PASSWORD.encode()
-    return AuthResult(success=ok, auth_data=data)
+    return AuthResult(success=ok, handled=False, auth_data=data)
 
 
 @dataclass
