@@ -70,13 +70,14 @@ def config() -> None:
 @json_option
 @reports_errors
 def config_show(as_json: bool) -> None:
-    """Print the settings (a stored password shows as '(stored)')."""
+    """Print the settings (no password is in them: they are in the keychain, the
+    environment, or asked for)."""
     from pbem.mail import config as mail_config
 
     data = mail_config.load().model_dump()
     for section in ("smtp", "imap"):
         if data[section]["password"]:
-            data[section]["password"] = "(stored)"
+            data[section]["password"] = "(in clear: pbem config migrate-secrets)"
     lines = [f"# {mail_config.config_path()}"]
     for section in ("smtp", "imap"):
         lines += [f"{section}.{k} = {v}" for k, v in data[section].items()]
@@ -88,28 +89,57 @@ def config_show(as_json: bool) -> None:
 @config.command("set")
 @click.argument("key", shell_complete=complete_setting)
 @click.argument("value", required=False)
-@click.option(
-    "--store-in-clear", is_flag=True, help="Allow storing a password in the settings file."
-)
 @json_option
 @reports_errors
-def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool) -> None:
-    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...;
-    bot.NAME: the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy)."""
+def config_set(key: str, value: str | None, as_json: bool) -> None:
+    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, smtp.auth, imap.mailbox,
+    imap.oauth2_command, notify, ...; bot.NAME: the bot pbem watch --as NAME plays that
+    identity's seats with, e.g. greedy). smtp.password and imap.password go to the
+    operating system's keychain, never to the file: leave VALUE out to be asked for it.
+    A password an older pbem stored in clear is moved to the keychain first."""
+    from pbem.mail import config as mail_config
+    from pbem.mail import secrets
+
+    settings = mail_config.load()
+    notes = []
+    if secrets.backend() is not None:
+        notes = [
+            f"{moved} moved to the keychain" for moved in mail_config.migrate_secrets(settings)
+        ]
+    if key in {"smtp.password", "imap.password"}:
+        if value is None:
+            ask = ask_password()
+            if ask is None:
+                raise UsageError(f"pbem config set {key} (at a terminal: pbem asks for it)")
+            value = ask(key)
+        kind: Literal["smtp", "imap"] = "smtp" if key == "smtp.password" else "imap"
+        where = mail_config.store_password(settings, kind, value)
+        path = mail_config.save(settings)
+        line = f"{key} stored in the keychain ({where})"
+        emit(as_json, {"key": key, "keychain": where, "notes": notes}, [*notes, line])
+        return
+    if value is None:
+        raise UsageError(f"pbem config set {key} VALUE")
+    mail_config.set_value(settings, key, value)
+    path = mail_config.save(settings)
+    report = {"key": key, "value": value, "file": str(path), "notes": notes}
+    emit(as_json, report, [*notes, f"{key} = {value}   (in {path})"])
+
+
+@config.command("migrate-secrets")
+@json_option
+@reports_errors
+def config_migrate_secrets(as_json: bool) -> None:
+    """Move the passwords an older pbem stored in clear in the settings file into the
+    operating system's keychain (refused, file untouched, where there is none)."""
     from pbem.mail import config as mail_config
 
     settings = mail_config.load()
-    if value is None:
-        ask = ask_password()
-        if not key.endswith(".password") or ask is None:
-            raise UsageError(f"pbem config set {key} VALUE")
-        value = ask(key)
-    mail_config.set_value(settings, key, value, store_in_clear=store_in_clear)
-    path = mail_config.save(settings)
-    shown = "(stored)" if key.endswith(".password") and value else value
-    emit(
-        as_json, {"key": key, "value": shown, "file": str(path)}, [f"{key} = {shown}   (in {path})"]
-    )
+    moved = mail_config.migrate_secrets(settings)
+    if moved:
+        mail_config.save(settings)
+    lines = [f"{key} moved to the keychain" for key in moved] or ["no password in clear"]
+    emit(as_json, {"moved": moved}, lines)
 
 
 @config.command("unset")

@@ -1,0 +1,132 @@
+"""Mail passwords in the operating system's keychain (issue 29): stored by ``pbem config
+set``, found by every command that logs in, never in the settings file; a password an older
+pbem stored in clear is moved there or refused. The keychain is keyrings.alt's file
+backend in the test's folder, chosen as a user would choose one (PYTHON_KEYRING_BACKEND)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import keyring
+import pytest
+from keyrings.alt.file import PlaintextKeyring
+
+from pbem.format.canonical import pretty
+from pbem.mail import config as mail_config
+from pbem.mail import secrets
+from pbem.mail.config import Smtp
+from tests.mail.conftest import Player
+from tests.mail.servers import PASSWORD, Certs, Dovecot
+from tests.mail.servers import Smtp as SmtpServer
+
+BACKEND = "keyrings.alt.file.PlaintextKeyring"
+
+
+@pytest.fixture
+def keychain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> PlaintextKeyring:
+    """A keychain of the test's own, for this process and the pbem processes it starts."""
+    data = tmp_path / "keychain-data"
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", BACKEND)
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    backend = PlaintextKeyring()
+    backend.file_path = str(data / "python_keyring" / "keyring_pass.cfg")
+    keyring.set_keyring(backend)
+    return backend
+
+
+class KeychainPlayer(Player):
+    """A player whose passwords are in the keychain, not in the environment."""
+
+    def env(self) -> dict[str, str]:
+        return {"PBEM_HOME": str(self.home)}
+
+
+def test_a_password_set_goes_to_the_keychain_and_is_used(
+    keychain: PlaintextKeyring, tmp_path: Path, smtp: SmtpServer, imap: Dovecot, certs: Certs
+) -> None:
+    player = KeychainPlayer("kim", tmp_path)
+    player.configure(smtp, imap, certs)
+    failed = player.run("config", "test", code=2)
+    assert (
+        "the smtp password for" in failed.stderr
+        and "pbem config set smtp.password" in failed.stderr
+    )
+    for kind in ("smtp", "imap"):
+        said = player.run("config", "set", f"{kind}.password", PASSWORD).stdout
+        assert said == f"{kind}.password stored in the keychain (PlaintextKeyring)\n"
+    assert keychain.get_password("pbem", f"smtp:{player.email}@127.0.0.1") == PASSWORD
+    assert PASSWORD.encode() not in mail_config.config_path(player.home).read_bytes()
+    assert PASSWORD not in player.run("config", "show").stdout
+    tested = player.run("config", "test")
+    assert tested.stdout.count(": ok: logged in as ") == 2
+    player.run("config", "unset", "imap.password")
+    assert keychain.get_password("pbem", f"imap:{player.email}@127.0.0.1") is None
+    assert "imap: settings failed: the imap password" in player.run("config", "test", code=2).stderr
+
+
+def test_a_password_without_a_keychain_is_refused(tmp_path: Path) -> None:
+    """No keychain (the tests' default, as on a server without one): refused with what to
+    do instead, and nothing written."""
+    player = KeychainPlayer("ned", tmp_path)
+    player.run("config", "set", "smtp.host", "mail.example.org")
+    player.run("config", "set", "smtp.user", player.email)
+    before = mail_config.config_path(player.home).read_bytes()
+    refused = player.run("config", "set", "smtp.password", "hunter2", code=2)
+    assert refused.stderr == (
+        "pbem: error: no keychain pbem can use on this system: set $PBEM_SMTP_PASSWORD or let "
+        "pbem ask (a password is never stored in clear)\n"
+    )
+    assert mail_config.config_path(player.home).read_bytes() == before
+    assert secrets.backend() is None
+
+
+def _old_file(player: Player) -> Path:
+    """The settings as an older pbem wrote them, a password in clear (--store-in-clear)."""
+    old = {"smtp": {"host": "mail.example.org", "user": player.email, "password": "hunter2"}}
+    path = mail_config.config_path(player.home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pretty(old).encode())
+    return path
+
+
+def test_a_clear_password_is_moved_to_the_keychain(
+    keychain: PlaintextKeyring, tmp_path: Path
+) -> None:
+    player = KeychainPlayer("olu", tmp_path)
+    path = _old_file(player)
+    refused = player.run("config", "test", code=2).stderr.splitlines()[0]
+    assert refused == (
+        f"smtp: settings failed: smtp.password is stored in clear in {path}: move it to the "
+        "keychain with pbem config migrate-secrets"
+    )
+    with pytest.raises(mail_config.UsageError, match="pbem config migrate-secrets"):
+        mail_config.password(mail_config.load(player.home).smtp, "smtp", None)
+    moved = player.json("config", "migrate-secrets")
+    assert moved["moved"] == ["smtp.password"]
+    assert b"hunter2" not in path.read_bytes()
+    server = mail_config.load(player.home).smtp
+    assert mail_config.password(server, "smtp", None) == "hunter2"
+    assert player.run("config", "migrate-secrets").stdout == "no password in clear\n"
+    _old_file(player)  # and at the next pbem config set, whatever it sets
+    said = player.run("config", "set", "smtp.port", "587").stdout
+    assert said.startswith("smtp.password moved to the keychain\n")
+    assert b"hunter2" not in path.read_bytes()
+
+
+def test_a_clear_password_without_a_keychain_is_refused_with_the_fix(tmp_path: Path) -> None:
+    player = KeychainPlayer("ola", tmp_path)
+    path = _old_file(player)
+    before = path.read_bytes()
+    refused = player.run("config", "migrate-secrets", code=2)
+    assert refused.stderr == (
+        "pbem: error: smtp.password is stored in clear: no keychain here: pbem config unset "
+        "smtp.password, then set $PBEM_SMTP_PASSWORD\n"
+    )
+    assert path.read_bytes() == before
+    with pytest.raises(mail_config.UsageError, match=r"stored in clear in .*: no keychain here"):
+        mail_config.password(Smtp(host="h", user="me", password="x"), "smtp", None)
+    player.run("config", "unset", "smtp.password")
+    assert b"hunter2" not in path.read_bytes()
+    shown = json.loads(player.run("config", "show", "--json").stdout)
+    assert shown["smtp"]["password"] == ""
