@@ -125,7 +125,8 @@ def mail_game(
     ``pbem send`` and ``pbem play --send`` do (``pbem.mail.outgoing``). The report is None
     when nobody else is awaited (the next decision is ``me``'s own): then nothing is sent."""
     from pbem.mail import config as mail_config
-    from pbem.mail import transport
+    from pbem.mail import outbox
+    from pbem.mail.memory import Memory
     from pbem.mail.outgoing import prepare
 
     settings = mail_config.load()
@@ -147,8 +148,11 @@ def mail_game(
         report["eml"] = str(eml)
         return report, [*notes, f"wrote the message for {message['To']} to {eml}"]
     password = mail_config.password(smtp, "smtp", ask_password())
-    report["sent_to"] = transport.send(smtp, password, message)
-    return report, [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
+    done = outbox.post(Memory(store), smtp, password, message)
+    report["sent_to"] = done.recipients(message)
+    report["also_sent"] = len(done.sent) - 1  # what waited in the outbox, sent first
+    line = f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"
+    return report, [*notes, *done.lines(but=message), line]
 
 
 @click.command()
@@ -242,7 +246,14 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
         for label, reason, when in memory.Memory(store).quarantined()
     ]
     lines += _quarantine_lines(quarantined, show_all)
-    report = {"games": rows, "finished_hidden": finished, "quarantined": quarantined}
+    waiting = memory.Memory(store).waiting()
+    lines += _outbox_lines(waiting)
+    report = {
+        "games": rows,
+        "finished_hidden": finished,
+        "quarantined": quarantined,
+        "outbox": [vars(w) for w in waiting],
+    }
     emit(as_json, report, lines)
 
 
@@ -259,6 +270,17 @@ def _quarantine_lines(quarantined: list[dict[str, Any]], show_all: bool) -> list
     head = f"{plural(len(quarantined), 'mail')} quarantined (refused by an input limit)"
     lines = [head + (f"; the newest {len(shown)} (pbem games --all: every one):" if more else ":")]
     return lines + [f"  {q['message']}: {q['reason']}" for q in shown]
+
+
+def _outbox_lines(waiting: list[Any]) -> list[str]:
+    """The mail waiting to go out (a server was down or refused): sent by the next ``pbem
+    send`` or pass of ``pbem watch``."""
+    if not waiting:
+        return []
+    head = f"{plural(len(waiting), 'mail')} waiting to go out (pbem watch, or pbem send, sends it):"
+    return [head] + [
+        f"  {short_id(w.game) if w.game else '-'}  {w.subject} -> {w.to}" for w in waiting
+    ]
 
 
 def _unexported(game: str) -> str:

@@ -70,10 +70,10 @@ def send(server: Smtp, password: str | None, message: EmailMessage) -> list[str]
         with smtp_open(server) as smtp:
             smtp_login(smtp, server, password)
             # Each address once: seats of one home may share the home's address.
-            refused = smtp.send_message(message, to_addrs=_addresses(message))
+            refused = smtp.send_message(message, to_addrs=addresses(message))
     except NETWORK_ERRORS as exc:
         raise MailError(f"{where}: {reason(exc)}; nothing was sent") from exc
-    sent = [a for a in _addresses(message) if a not in refused]
+    sent = [a for a in addresses(message) if a not in refused]
     if refused:
         raise MailError(f"{where} refused {', '.join(refused)}; sent to {', '.join(sent)}")
     return sent
@@ -129,7 +129,7 @@ def _oauth(
         raise MailError(str(exc)) from None
 
 
-def _addresses(message: EmailMessage) -> list[str]:
+def addresses(message: EmailMessage) -> list[str]:
     """The message's recipients (To, then Cc), each address once."""
     out: dict[str, None] = {}
     for header in ("To", "Cc"):

@@ -30,7 +30,8 @@ from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError, Rejected, UsageError
 from pbem.ledger.awaiting import decides, needs_decision
 from pbem.mail import config as mail_config
-from pbem.mail import transport
+from pbem.mail import outbox
+from pbem.mail.memory import Memory
 from pbem.mail.outgoing import prepare
 from pbem.play.playing import play_moves
 from pbem.store.exports import Opened, export_head, newest_export
@@ -233,7 +234,7 @@ class Ui:
             given = asked.smtp_password
             password = mail_config.password(smtp, "smtp", (lambda _: given) if given else None)
             message = out.required()
-            sent = transport.send(smtp, password, message)
+            sent = outbox.post(Memory(store), smtp, password, message).recipients(message)
             return {"sent_to": sent, "subject": message["Subject"], "automatic": out.made}
 
 

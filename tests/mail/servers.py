@@ -353,12 +353,17 @@ class Smtp:
 
 @contextlib.contextmanager
 def smtp_server(
-    certs: Certs, imap: Dovecot, security: str = "starttls", delivery: Delivery | None = None
+    certs: Certs,
+    imap: Dovecot,
+    security: str = "starttls",
+    delivery: Delivery | None = None,
+    port: int = 0,
 ) -> Iterator[Smtp]:
     """aiosmtpd requiring a login; ``security`` is ``starttls`` or ``tls`` (implicit);
-    ``delivery``: a handler of one's own (one with more AUTH mechanisms, say)."""
+    ``delivery``: a handler of one's own (one with more AUTH mechanisms, say); ``port``: a
+    given one (a server started again where it was)."""
     delivery = delivery or Delivery(imap)
-    port = free_port()
+    port = port or free_port()
     context = server_context(certs)
     options: dict[str, Any] = {"authenticator": _authenticate, "auth_required": True}
     if security == "tls":
