@@ -396,6 +396,8 @@ class DroppingRelay:
         self._listener = socket.create_server((HOST, 0))
         self.port = int(self._listener.getsockname()[1])
         self._open: list[socket.socket] = []
+        self.commands: list[bytes] = []
+        """What clients said to the server, chunk by chunk (to count IDLE commands)."""
         threading.Thread(target=self._accept, daemon=True).start()
 
     def drop(self, pattern: bytes, occurrence: int = 1) -> None:
@@ -420,6 +422,8 @@ class DroppingRelay:
     ) -> None:
         try:
             while data := src.recv(65536):
+                if not down:
+                    self.commands.append(data)
                 if down and self.hide:
                     data = data.replace(self.hide, b"")
                 if seen is not None and self.pattern and self.pattern in data:

@@ -13,8 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from pbem.mail import config as mail_config
+from pbem.mail import transport
+from pbem.mail.config import Imap
+from pbem.mail.waiting import Waiter
 from tests.mail.conftest import Player, new_game
-from tests.mail.servers import Dovecot, DroppingRelay
+from tests.mail.servers import HOST, PASSWORD, Dovecot, DroppingRelay, free_port
 from tests.mail.test_watch import wait_for
 
 COMMAND = [sys.executable, "-c", "from tests.mail.conftest import cli; cli()"]
@@ -117,3 +121,45 @@ def test_ctrl_c_stops_the_robot_with_one_line_and_exit_130(trio: list[Player]) -
     finally:
         if robot.process.poll() is None:
             robot.stop()
+
+
+def test_idle_is_renewed_within_the_set_seconds(trio: list[Player], relay: DroppingRelay) -> None:
+    """Issue 29: a wait longer than ``imap.idle_seconds`` ends its IDLE and starts a new one
+    on the same connection, so no router sees it silent for longer."""
+    _, bob, _ = trio
+    through(bob, relay)
+    bob.run("config", "set", "imap.idle_seconds", "5")
+    settings = mail_config.load(bob.home)
+    told: list[str] = []
+    waiter = Waiter(settings.imap, PASSWORD, told.append)
+    assert waiter.wait(12, 0, 0) == "mail"  # a new mailbox: UIDVALIDITY unknown yet
+    uidvalidity = relay_uidvalidity(settings.imap)
+    relay.commands.clear()
+    assert waiter.wait(12, uidvalidity, 0) == "timeout"
+    said = b"".join(relay.commands)
+    idles, dones = said.count(b" IDLE\r\n"), said.count(b"DONE\r\n")
+    print(f"one wait of 12 s with imap.idle_seconds 5: {idles} IDLE, {dones} DONE")
+    assert idles >= 3 and dones == idles and said.count(b"LOGIN") == 1
+    assert told == ["waiting for mail with IMAP IDLE"]
+
+
+def relay_uidvalidity(server: Imap) -> int:
+    with transport.Mailbox(server, PASSWORD) as box:
+        return box.uidvalidity
+
+
+def test_a_server_that_stays_down_is_tried_less_and_less_often(trio: list[Player]) -> None:
+    """After each failed connection in a row the pause doubles (2, 4, 8 s ...), up to a
+    cap, and never beyond the wait asked for."""
+    _, bob, _ = trio
+    server = Imap(host=HOST, port=free_port(), security="none", user=bob.email)
+    naps: list[float] = []
+    waiter = Waiter(server, PASSWORD, sleep=naps.append)
+    pauses = []
+    for _ in range(9):
+        waiter.wait(600, 0, 0)
+        pauses.append(sum(naps))
+        naps.clear()
+    assert pauses == [2, 4, 8, 16, 32, 64, 120, 120, 120]
+    waiter.wait(10, 0, 0)
+    assert sum(naps) == 10  # never longer than the wait asked for
