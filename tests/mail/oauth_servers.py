@@ -32,6 +32,10 @@ class Authority:
     tokens: dict[str, str] = field(default_factory=dict)
     issued: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    lifetime: int = 0
+    """A token expires after this many logins (0: when revoked): a session outlives it."""
+    uses: dict[str, int] = field(default_factory=dict)
+    expired: int = 0
 
     def issue(self, user: str) -> str:
         token = "tok-" + secrets.token_urlsafe(24)
@@ -46,7 +50,12 @@ class Authority:
             self.tokens.clear()
 
     def user_of(self, token: str) -> str | None:
+        """Whom ``token`` was given to, while it is valid (each call is one login)."""
         with self.lock:
+            self.uses[token] = self.uses.get(token, 0) + 1
+            if self.lifetime and self.uses[token] > self.lifetime and token in self.tokens:
+                del self.tokens[token]
+                self.expired += 1
             return self.tokens.get(token)
 
     def command(self, user: str) -> list[str]:

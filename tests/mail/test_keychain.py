@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import keyring
 import pytest
 from keyrings.alt.file import PlaintextKeyring
 
@@ -16,30 +15,9 @@ from pbem.format.canonical import pretty
 from pbem.mail import config as mail_config
 from pbem.mail import secrets
 from pbem.mail.config import Smtp
-from tests.mail.conftest import Player
+from tests.mail.conftest import KeychainPlayer, Player
 from tests.mail.servers import PASSWORD, Certs, Dovecot
 from tests.mail.servers import Smtp as SmtpServer
-
-BACKEND = "keyrings.alt.file.PlaintextKeyring"
-
-
-@pytest.fixture
-def keychain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> PlaintextKeyring:
-    """A keychain of the test's own, for this process and the pbem processes it starts."""
-    data = tmp_path / "keychain-data"
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", BACKEND)
-    monkeypatch.setenv("XDG_DATA_HOME", str(data))
-    backend = PlaintextKeyring()
-    backend.file_path = str(data / "python_keyring" / "keyring_pass.cfg")
-    keyring.set_keyring(backend)
-    return backend
-
-
-class KeychainPlayer(Player):
-    """A player whose passwords are in the keychain, not in the environment."""
-
-    def env(self) -> dict[str, str]:
-        return {"PBEM_HOME": str(self.home)}
 
 
 def test_a_password_set_goes_to_the_keychain_and_is_used(

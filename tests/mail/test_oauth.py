@@ -10,17 +10,19 @@ import sys
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 
 from pbem.mail import config as mail_config
 from pbem.mail import oauth, transport
 from pbem.mail.config import Imap, Smtp
-from tests.mail.conftest import Player
+from tests.mail.conftest import KeychainPlayer, Player
 from tests.mail.oauth_servers import Authority, OAuthLogins, authority
-from tests.mail.servers import HOST, Certs, Delivery, Dovecot, dovecot, smtp_server
+from tests.mail.servers import HOST, PASSWORD, Certs, Delivery, Dovecot, dovecot, smtp_server
 from tests.mail.servers import Smtp as SmtpServer
+from tests.mail.test_game_by_mail import play_by_mail
+from tests.mail.test_outbox import message_ids
 
 Auth = Literal["xoauth2", "oauthbearer"]
 
@@ -202,3 +204,50 @@ def test_the_token_cache_is_per_command() -> None:
     one = Smtp(oauth2_command=shlex.join([sys.executable, "-c", "print('tok-a')"]))
     two = Imap(oauth2_command=shlex.join([sys.executable, "-c", "print('tok-b')"]))
     assert (found.get(one, "smtp"), found.get(two, "imap")) == ("tok-a", "tok-b")
+
+
+def test_rattaneer_by_mail_one_player_on_oauth2_one_on_the_keychain(
+    tmp_path: Path,
+    oauth_smtp: SmtpServer,
+    oauth_imap: Dovecot,
+    certs: Certs,
+    tokens: Authority,
+    keychain: Any,
+) -> None:
+    """Issue 29's show case: alice logs in with a password from the keychain, bob with
+    OAuth2 tokens from his token command (XOAUTH2 to send, OAUTHBEARER to read), each token
+    expiring after five logins, mid-game: bob's pbem asks his command again each time, and
+    the game runs to its end with every message taken once."""
+    alice, bob = KeychainPlayer("alice", tmp_path), KeychainPlayer("bob", tmp_path)
+    for p in (alice, bob):
+        p.run("key", "new", p.name, "--email", p.email, "--no-passphrase")
+        p.run("key", "export", p.name, "-o", tmp_path / f"{p.name}.card.json")
+        p.configure(oauth_smtp, oauth_imap, certs)
+    for kind in ("smtp", "imap"):
+        alice.run("config", "set", f"{kind}.password", PASSWORD)
+    command = shlex.join(tokens.command(bob.email))
+    for key, value in (
+        ("smtp.auth", "xoauth2"),
+        ("imap.auth", "oauthbearer"),
+        ("smtp.oauth2_command", command),
+        ("imap.oauth2_command", command),
+    ):
+        bob.run("config", "set", key, value)
+    tokens.lifetime = 5
+    final, _ = play_by_mail([alice, bob], tmp_path, oauth_smtp, "rattaneer", "greedy")
+    tokens.lifetime = 0
+    assert final.result is not None
+    ids = {p.name: message_ids(oauth_imap, p.email) for p in (alice, bob)}
+    delivered = sum(len(found) for found in ids.values())
+    distinct = sum(len(set(found)) for found in ids.values())
+    given = tokens.issued[bob.email]
+    print(
+        f"rattaneer, alice by keychain password, bob by OAuth2: {delivered} messages "
+        f"delivered, {distinct} distinct, {delivered - distinct} duplicated; bob's token "
+        f"command run {given} times, {tokens.expired} tokens expired mid-game, "
+        f"{logins(oauth_smtp).refused} SMTP logins refused and retried"
+    )
+    assert delivered == distinct == len(oauth_smtp.delivery.messages)  # one recipient each
+    assert tokens.expired >= 2 and given == tokens.expired + 1
+    for p in (alice, bob):
+        assert PASSWORD.encode() not in mail_config.config_path(p.home).read_bytes()
