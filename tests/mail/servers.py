@@ -195,13 +195,20 @@ class Dovecot:
     def append(self, user: str, raw: bytes) -> None:
         """Deliver a message into ``user``'s INBOX, as a delivery agent would (one session
         per user, kept open: a login costs Dovecot a new process)."""
+        try:
+            status, data = self._session(user).append("INBOX", None, None, raw)
+        except imaplib.IMAP4.abort:  # the server ended the session (doveadm kick): again
+            del self.sessions[user]
+            status, data = self._session(user).append("INBOX", None, None, raw)
+        if status != "OK":
+            raise RuntimeError(f"APPEND for {user} refused: {data!r}")
+
+    def _session(self, user: str) -> imaplib.IMAP4:
         imap = self.sessions.get(user)
         if imap is None:
             imap = self.sessions[user] = imaplib.IMAP4(HOST, self.port, timeout=10)
             imap.login(user, PASSWORD)
-        status, data = imap.append("INBOX", None, None, raw)
-        if status != "OK":
-            raise RuntimeError(f"APPEND for {user} refused: {data!r}")
+        return imap
 
     def count(self, user: str) -> int:
         imap = imaplib.IMAP4(HOST, self.port, timeout=10)

@@ -163,3 +163,49 @@ def test_a_server_that_stays_down_is_tried_less_and_less_often(trio: list[Player
     assert pauses == [2, 4, 8, 16, 32, 64, 120, 120, 120]
     waiter.wait(10, 0, 0)
     assert sum(naps) == 10  # never longer than the wait asked for
+
+
+def doveadm(imap: Dovecot, *args: str) -> str:
+    conf = imap.directory / "dovecot.conf"
+    done = subprocess.run(["doveadm", "-c", str(conf), *args], capture_output=True, text=True)
+    return done.stdout
+
+
+def kick(imap: Dovecot, user: str) -> None:
+    """Dovecot itself ends ``user``'s IMAP connections (``doveadm kick``), as a server that
+    restarts or a provider that drops idle sessions does: once the robot is connected (its
+    IDLE, between two passes)."""
+    delivering = imap.sessions.pop(user, None)
+    if delivering is not None:  # the tests' delivery agent: not counted as the robot
+        delivering.logout()
+    wait_for(lambda: user in doveadm(imap, "who"), "the robot connected")
+    assert user in doveadm(imap, "kick", user)
+
+
+def test_connections_dropped_by_the_server_during_idle_lose_no_mail(
+    trio: list[Player], tmp_path: Path, imap: Dovecot
+) -> None:
+    """Issue 29: the server ends the robot's connection in the middle of IDLE, and a game
+    is mailed while the robot has none; three times. The robot connects again and reads
+    every game, each once."""
+    alice, bob, _ = trio
+    robot = Robot(bob, "--interval", "600")
+    sent = 0
+    try:
+        wait_for(lambda: any("IDLE" in e for e in robot.err), "the robot idling")
+        for round_ in range(1, 4):
+            kick(imap, bob.email)
+            game = new_game(trio, tmp_path)
+            alice.run("send", game)
+            game.rename(tmp_path / f"game-{round_}.json")
+            sent += 1
+            wait_for(lambda r=round_: robot.said("new game") >= r, f"game {round_} read")
+    finally:
+        robot.stop()
+    received = len(bob.store().ids())
+    print(
+        f"IDLE dropped by the server 3 times: sent {sent}, received {received}, "
+        f"duplicated {robot.said('new game') - received}"
+    )
+    assert sent == received == robot.said("new game") == 3
+    assert robot.process.returncode is not None
