@@ -17,7 +17,7 @@ from pbem.mail import transport
 from pbem.mail.config import Imap, Server, Smtp, check_plaintext, port, require_host
 from pbem.mail.transport import NETWORK_ERRORS, MailError
 
-Stage = Literal["settings", "DNS", "TCP", "TLS", "login", "mailbox", "ok"]
+Stage = Literal["settings", "DNS", "TCP", "TLS", "server", "login", "mailbox", "ok"]
 
 
 @dataclass
@@ -105,10 +105,11 @@ def _reach(server: Server, kind: Literal["smtp", "imap"]) -> str | Outcome:
 
 
 def _opening(kind: str, exc: BaseException) -> Outcome:
-    """The connection opened but the session did not start: TLS, or the server's greeting."""
+    """The connection opened but the session did not start: the TLS handshake failed (a
+    certificate not trusted, a port that speaks no TLS), or the server did not greet."""
     if isinstance(exc, ssl.SSLError):
         return Outcome(kind, "TLS", _said(exc))
-    return Outcome(kind, "TLS", f"no secure session ({_said(exc)})")
+    return Outcome(kind, "server", f"no session: {_said(exc)}")
 
 
 def _said(exc: BaseException) -> str:

@@ -94,3 +94,15 @@ def test_a_wrong_password_and_a_missing_mailbox(
     assert smtp_line.startswith("smtp: login failed: 535 ")
     assert imap_line.startswith("imap: login failed: ") and "AUTHENTICATIONFAILED" in imap_line
     assert "wrong" not in result.output
+
+
+def test_another_server_on_the_port_and_tls_on_a_starttls_port(
+    tmp_path: Path, smtp: Smtp, imap: Dovecot, certs: Certs
+) -> None:
+    player = Player("tor", tmp_path)
+    player.configure(smtp, imap, certs)
+    player.run("config", "set", "smtp.port", imap.port)  # an IMAP server answers there
+    player.run("config", "set", "imap.security", "tls")  # on the STARTTLS port
+    smtp_line, imap_line = player.run("config", "test", code=2).stderr.splitlines()
+    assert smtp_line.startswith("smtp: server failed: no session: "), smtp_line
+    assert imap_line.startswith("imap: TLS failed: TLS failed ("), imap_line
