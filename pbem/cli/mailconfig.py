@@ -7,15 +7,19 @@ Thin, like every command: the settings are ``pbem.mail.config``'s, the presets
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import click
 from click.shell_completion import CompletionItem
 
-from pbem.cli.common import complete_own_identity, emit, json_option, reports_errors
+from pbem.cli.common import (
+    complete_own_identity,
+    emit,
+    emit_refused,
+    json_option,
+    reports_errors,
+)
 from pbem.cli.mail import ask_password
 from pbem.format.errors import UsageError
 
@@ -203,9 +207,10 @@ def config_provider(name: str, user: str, oauth2: bool, as_json: bool) -> None:
 @reports_errors
 def config_test(as_json: bool) -> None:
     """Log in to both servers as pbem will and say, one line each, whether it worked or
-    which stage failed: DNS, TCP, TLS, login or the mailbox. Exits 2 if one failed."""
+    which stage failed: DNS, TCP, TLS, server, login or mailbox. Exits 2 if one failed."""
     from pbem.mail import config as mail_config
     from pbem.mail.check import check_imap, check_smtp
+    from pbem.mail.transport import MailError
 
     settings = mail_config.load()
     outcomes = [
@@ -213,14 +218,12 @@ def config_test(as_json: bool) -> None:
         _check(settings.imap, "imap", check_imap),
     ]
     report = {o.kind: {"ok": o.ok, "stage": o.stage, "said": o.text} for o in outcomes}
+    lines = [o.line() for o in outcomes]
     failed = [o for o in outcomes if not o.ok]
-    if as_json:
-        click.echo(json.dumps({"ok": not failed, **report}))
-    else:
-        for outcome in outcomes:
-            click.echo(outcome.line(), err=not outcome.ok)
     if failed:
-        sys.exit(UsageError.exit_code)
+        which = ", ".join(f"{o.kind} ({o.stage})" for o in failed)
+        emit_refused(as_json, report, lines, MailError(f"could not log in: {which}"))
+    emit(as_json, report, lines)
 
 
 def _check(server: Any, kind: Literal["smtp", "imap"], check: Callable[..., Outcome]) -> Outcome:

@@ -6,7 +6,7 @@ must do next: an app password at a named page, or an OAuth2 token command."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -24,6 +24,8 @@ class Provider:
     oauth2: str
     password_page: str
     next: str
+    device_flow: dict[str, Any] = field(default_factory=dict)
+    """Where pbem's own sign-in goes (``pbem.mail.devicecode``): authority and scopes."""
 
 
 def providers() -> dict[str, Provider]:

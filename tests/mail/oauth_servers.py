@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+import ssl
 import sys
 import threading
 import urllib.parse
@@ -83,6 +84,95 @@ def _handler(authority: Authority) -> type[BaseHTTPRequestHandler]:
         def _answer(self, kind: str, data: bytes) -> None:
             self.send_response(200)
             self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+class SignIn:
+    """An OpenID provider's device-code sign-in (RFC 8628) over HTTPS, for pbem's own token
+    command (``pbem config oauth2``): discovery, a device code that the user (``approve``)
+    has approved by the first poll, and refresh tokens traded for access tokens from
+    ``authority``, each refresh token used once and replaced (rotation)."""
+
+    def __init__(self, found: Authority, certs: Any) -> None:
+        self.authority = found
+        self.refresh: dict[str, str] = {}
+        self.approve = ""
+        self.trades = 0
+        self.server = ThreadingHTTPServer((HOST, 0), _sign_in_handler(self))
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(certs.cert, certs.key)
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.url = f"https://{HOST}:{self.server.server_address[1]}/tenant"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def tokens_for(self, user: str) -> dict[str, Any]:
+        refresh = "rt-" + secrets.token_urlsafe(24)
+        self.refresh[refresh] = user
+        access = self.authority.issue(user)
+        return {
+            "access_token": access,
+            "refresh_token": refresh,
+            "token_type": "Bearer",
+            "expires_in": 3600,
+        }
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _sign_in_handler(sign_in: SignIn) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            base = sign_in.url
+            self._json(
+                200,
+                {
+                    "issuer": base,
+                    "authorization_endpoint": f"{base}/authorize",
+                    "token_endpoint": f"{base}/token",
+                    "device_authorization_endpoint": f"{base}/devicecode",
+                },
+            )
+
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+            form = {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
+            if self.path.endswith("/devicecode"):
+                self._json(
+                    200,
+                    {
+                        "device_code": "dc-1",
+                        "user_code": "PBEM-TEST",
+                        "verification_uri": f"{sign_in.url}/device",
+                        "expires_in": 600,
+                        "interval": 1,
+                        "message": f"To sign in, open {sign_in.url}/device and enter PBEM-TEST",
+                    },
+                )
+            elif form.get("grant_type", "").endswith("device_code") and sign_in.approve:
+                self._json(200, sign_in.tokens_for(sign_in.approve))
+            elif form.get("grant_type") == "refresh_token":
+                user = sign_in.refresh.pop(form.get("refresh_token", ""), None)
+                if user is None:
+                    self._json(400, {"error": "invalid_grant"})
+                else:
+                    sign_in.trades += 1
+                    self._json(200, sign_in.tokens_for(user))
+            else:
+                self._json(400, {"error": "authorization_pending"})
+
+        def _json(self, status: int, found: dict[str, Any]) -> None:
+            data = json.dumps(found).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

@@ -27,8 +27,8 @@ def test_a_password_set_goes_to_the_keychain_and_is_used(
     player.configure(smtp, imap, certs)
     failed = player.run("config", "test", code=2)
     assert (
-        "the smtp password for" in failed.stderr
-        and "pbem config set smtp.password" in failed.stderr
+        "the smtp password for" in failed.stdout
+        and "pbem config set smtp.password" in failed.stdout
     )
     for kind in ("smtp", "imap"):
         said = player.run("config", "set", f"{kind}.password", PASSWORD).stdout
@@ -40,7 +40,7 @@ def test_a_password_set_goes_to_the_keychain_and_is_used(
     assert tested.stdout.count(": ok: logged in as ") == 2
     player.run("config", "unset", "imap.password")
     assert keychain.get_password("pbem", f"imap:{player.email}@127.0.0.1") is None
-    assert "imap: settings failed: the imap password" in player.run("config", "test", code=2).stderr
+    assert "imap: settings failed: the imap password" in player.run("config", "test", code=2).stdout
 
 
 def test_a_password_without_a_keychain_is_refused(tmp_path: Path) -> None:
@@ -73,7 +73,7 @@ def test_a_clear_password_is_moved_to_the_keychain(
 ) -> None:
     player = KeychainPlayer("olu", tmp_path)
     path = _old_file(player)
-    refused = player.run("config", "test", code=2).stderr.splitlines()[0]
+    refused = player.run("config", "test", code=2).stdout.splitlines()[0]
     assert refused == (
         f"smtp: settings failed: smtp.password is stored in clear in {path}: move it to the "
         "keychain with pbem config migrate-secrets"

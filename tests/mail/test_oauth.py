@@ -5,7 +5,11 @@ and never shown anywhere."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pty
 import shlex
+import subprocess
 import sys
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -18,7 +22,7 @@ from pbem.mail import config as mail_config
 from pbem.mail import oauth, transport
 from pbem.mail.config import Imap, Smtp
 from tests.mail.conftest import KeychainPlayer, Player
-from tests.mail.oauth_servers import Authority, OAuthLogins, authority
+from tests.mail.oauth_servers import Authority, OAuthLogins, SignIn, authority
 from tests.mail.servers import HOST, PASSWORD, Certs, Delivery, Dovecot, dovecot, smtp_server
 from tests.mail.servers import Smtp as SmtpServer
 from tests.mail.test_game_by_mail import play_by_mail
@@ -251,3 +255,70 @@ def test_rattaneer_by_mail_one_player_on_oauth2_one_on_the_keychain(
     assert tokens.expired >= 2 and given == tokens.expired + 1
     for p in (alice, bob):
         assert PASSWORD.encode() not in mail_config.config_path(p.home).read_bytes()
+
+
+def test_pbem_signs_in_itself_with_a_device_code(
+    tmp_path: Path,
+    oauth_smtp: SmtpServer,
+    oauth_imap: Dovecot,
+    certs: Certs,
+    tokens: Authority,
+    keychain: Any,
+) -> None:
+    """``pbem config oauth2 outlook``, against an OpenID provider of the test's own (over
+    HTTPS, with the device-code flow, through msal): the code to type is shown, the refresh
+    token goes to the keychain, both servers log in with pbem's own token command, and an
+    expired access token is replaced from the refresh token."""
+    player = KeychainPlayer("dana", tmp_path)
+    player.configure(oauth_smtp, oauth_imap, certs)
+    sign_in = SignIn(tokens, certs)
+    sign_in.approve = player.email
+    try:
+        args = ["--user", player.email, "--client-id", "pbem-test"]
+        args += ["--oidc-authority", sign_in.url, "--ca-file", str(certs.ca)]
+        done = helper("signin", "outlook", *args, env=player.env())
+        assert done.returncode == 0, done.stderr
+        assert f"open {sign_in.url}/device and enter PBEM-TEST" in done.stderr
+        assert done.stdout.startswith(f"signed in as {player.email}; smtp and imap log in with")
+        settings = mail_config.load(player.home)
+        assert settings.smtp.auth == settings.imap.auth == "xoauth2"
+        assert "pbem.mail.devicecode token outlook" in settings.imap.oauth2_command
+        tested = player.run("config", "test").stdout
+        assert tested.count("ok: logged in as") == 2 and "with XOAUTH2" in tested
+        tokens.revoke_all()  # the access token expires; the refresh token stays good
+        oauth.TOKENS._known.clear()  # as in a new process
+        assert player.run("config", "test").stdout.count("ok: logged in as") == 2
+        assert sign_in.trades >= 2
+        kept = keychain.get_password("pbem", f"oauth2:{player.email}@{sign_in.url}")
+        files = b"".join(p.read_bytes() for p in player.home.rglob("*") if p.is_file())
+        for token in (*tokens.tokens, *sign_in.refresh):
+            assert token.encode() not in files
+        assert kept in sign_in.refresh  # the newest refresh token, in the keychain only
+        refused = helper("signin", "gmail", *args, env=player.env())
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+        assert refused.stderr.startswith("pbem: error: pbem signs in itself only with outlook")
+        shown = helper("token", "outlook", *args, env=player.env(), terminal=True)
+        assert shown.returncode == 2 and "not for a terminal" in shown.stderr
+    finally:
+        sign_in.close()
+
+
+def helper(*args: str, env: dict[str, str], terminal: bool = False) -> Any:
+    """``python -m pbem.mail.devicecode ARGS`` as a user runs it (``terminal``: with its
+    output on a terminal, where no token may go)."""
+    command = [sys.executable, "-m", "pbem.mail.devicecode", *args]
+    full = {**os.environ, **env}
+    if not terminal:
+        return subprocess.run(command, env=full, capture_output=True, text=True, timeout=120)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvpe(command[0], command, full)
+    said = b""
+    with contextlib.suppress(OSError):
+        while chunk := os.read(fd, 4096):
+            said += chunk
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return subprocess.CompletedProcess(
+        command, os.waitstatus_to_exitcode(status), "", said.decode()
+    )

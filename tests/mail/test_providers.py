@@ -71,7 +71,8 @@ def test_config_test_names_the_stage_that_failed(
     for kind in ("smtp", "imap"):
         player.run("config", "set", f"{kind}.{key}", value)
     result = player.run("config", "test", code=2)
-    lines = result.stderr.splitlines()
+    assert result.stderr == f"pbem: error: could not log in: smtp ({stage}), imap ({stage})\n"
+    lines = result.stdout.splitlines()
     assert len(lines) == 2, lines
     assert lines[0].startswith(f"smtp: {said}") and lines[1].startswith(f"imap: {said}"), lines
     report = json.loads(player.run("config", "test", "--json", code=2).stdout)
@@ -85,12 +86,14 @@ def test_a_wrong_password_and_a_missing_mailbox(
     player.configure(smtp, imap, certs)
     player.run("config", "set", "imap.mailbox", "Entwürfe")
     result = player.run("config", "test", code=2)
-    assert result.stdout.startswith("smtp: ok: ")
-    assert result.stderr.startswith("imap: mailbox failed: cannot open 'Entwürfe': ")
+    smtp_line, imap_line = result.stdout.splitlines()
+    assert smtp_line.startswith("smtp: ok: ")
+    assert imap_line.startswith("imap: mailbox failed: cannot open 'Entwürfe': ")
+    assert result.stderr == "pbem: error: could not log in: imap (mailbox)\n"
     wrong = {"PBEM_SMTP_PASSWORD": "wrong", "PBEM_IMAP_PASSWORD": "wrong"}
     monkeypatch.setattr(Player, "env", lambda self: {"PBEM_HOME": str(self.home), **wrong})
     result = player.run("config", "test", code=2)
-    smtp_line, imap_line = result.stderr.splitlines()
+    smtp_line, imap_line = result.stdout.splitlines()
     assert smtp_line.startswith("smtp: login failed: 535 ")
     assert imap_line.startswith("imap: login failed: ") and "AUTHENTICATIONFAILED" in imap_line
     assert "wrong" not in result.output
@@ -103,6 +106,6 @@ def test_another_server_on_the_port_and_tls_on_a_starttls_port(
     player.configure(smtp, imap, certs)
     player.run("config", "set", "smtp.port", imap.port)  # an IMAP server answers there
     player.run("config", "set", "imap.security", "tls")  # on the STARTTLS port
-    smtp_line, imap_line = player.run("config", "test", code=2).stderr.splitlines()
+    smtp_line, imap_line = player.run("config", "test", code=2).stdout.splitlines()
     assert smtp_line.startswith("smtp: server failed: no session: "), smtp_line
     assert imap_line.startswith("imap: TLS failed: TLS failed ("), imap_line
