@@ -48,11 +48,9 @@ def get(kind: str, user: str, host: str) -> str | None:
     found = backend()
     if found is None:
         return None
-    from keyring.errors import KeyringError
-
     try:
         value = found.get_password(SERVICE, account(kind, user, host))
-    except KeyringError:
+    except Exception:  # (locked, or its service gone: then there is none)
         return None
     return value or None
 
@@ -67,12 +65,11 @@ def put(kind: str, user: str, host: str, password: str) -> str:
             f"no keychain pbem can use on this system: set ${env} or let pbem ask "
             "(a password is never stored in clear)"
         )
-    from keyring.errors import KeyringError
-
     try:
         found.set_password(SERVICE, account(kind, user, host), password)
-    except KeyringError as exc:
-        raise UsageError(f"the keychain refused the {kind} password: {exc}") from None
+    except Exception as exc:  # (any backend's own error: said in one line)
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        raise UsageError(f"the keychain refused the {kind} password: {why}") from None
     return type(found).__name__
 
 
@@ -81,10 +78,8 @@ def delete(kind: str, user: str, host: str) -> bool:
     found = backend()
     if found is None:
         return False
-    from keyring.errors import KeyringError
-
     try:
         found.delete_password(SERVICE, account(kind, user, host))
-    except KeyringError:  # PasswordDeleteError: none stored
+    except Exception:  # (PasswordDeleteError: none stored; or a locked one)
         return False
     return True

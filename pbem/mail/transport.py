@@ -179,7 +179,8 @@ def imap_login(client: IMAPClient, server: Imap, password: str | None) -> None:
     elif server.user:
         client.login(server.user, password or "")
     if client.has_capability("ID"):
-        client.id_({"name": "pbem", "version": __version__})
+        with contextlib.suppress(IMAPClientError):  # a courtesy, where it is not required
+            client.id_({"name": "pbem", "version": __version__})
 
 
 def _imap_oauth(client: IMAPClient, server: Imap, token: str) -> None:
