@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import keyring
+import keyring.errors
 import pytest
 from keyrings.alt.file import PlaintextKeyring
 
@@ -108,3 +110,30 @@ def test_a_clear_password_without_a_keychain_is_refused_with_the_fix(tmp_path: P
     assert b"hunter2" not in path.read_bytes()
     shown = json.loads(player.run("config", "show", "--json").stdout)
     assert shown["smtp"]["password"] == ""
+
+
+class Locked(PlaintextKeyring):
+    """A keychain that is locked: it refuses to read and to write (a test backend)."""
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise keyring.errors.KeyringLocked("the keychain is locked")
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        raise keyring.errors.KeyringLocked("the keychain is locked")
+
+
+def test_a_locked_keychain_is_one_line_and_no_keychain_when_read(
+    keychain: PlaintextKeyring, tmp_path: Path
+) -> None:
+    locked = Locked()
+    locked.file_path = keychain.file_path
+    keyring.set_keyring(locked)
+    player = KeychainPlayer("lou", tmp_path)
+    player.run("config", "set", "smtp.host", "mail.example.org")
+    player.run("config", "set", "smtp.user", player.email)
+    refused = player.run("config", "set", "smtp.password", "hunter2", code=2)
+    assert refused.stderr == (
+        "pbem: error: the keychain refused the smtp password: the keychain is locked\n"
+    )
+    with pytest.raises(mail_config.UsageError, match=r"needed: set \$PBEM_SMTP_PASSWORD"):
+        mail_config.password(mail_config.load(player.home).smtp, "smtp", None)
