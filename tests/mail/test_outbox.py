@@ -7,10 +7,14 @@ duplicated: nothing is lost, nothing is taken twice."""
 
 from __future__ import annotations
 
+import asyncio
 import email
 import imaplib
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -135,3 +139,45 @@ def test_a_crash_between_the_servers_accept_and_the_outbox_update_takes_one_game
     delivered, distinct, duplicated = count(bob, imap, out, "accepted, then hung up")
     assert (delivered, distinct, duplicated) == (2, 1, 0)
     assert out.count("made 1 automatic step") == 1
+
+
+class KillsTheSender(Delivery):
+    """A delivery that takes the next message, then kills the process that sent it
+    (SIGKILL: no handler runs) before the server's reply reaches it."""
+
+    armed = False
+    sender: subprocess.Popen[bytes] | None = None
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        answer = await super().handle_DATA(server, session, envelope)
+        if self.armed:
+            self.armed = False
+            while self.sender is None:  # the test names the process once it started it
+                await asyncio.sleep(0.01)
+            self.sender.kill()
+            self.sender.wait()
+        return answer
+
+
+def test_a_sender_killed_after_the_servers_accept_sends_the_same_message_again(
+    trio: list[Player], tmp_path: Path, certs: Certs, imap: Dovecot
+) -> None:
+    alice, bob, _ = trio
+    delivery = KillsTheSender(imap)
+    with smtp_server(certs, imap, "starttls", delivery) as server:
+        alice.run("config", "set", "smtp.port", server.port)
+        game = new_game(trio, tmp_path)
+        delivery.armed = True
+        sender = subprocess.Popen(
+            [sys.executable, "-c", "from tests.mail.conftest import cli; cli()", "send", game],
+            env={**os.environ, **alice.env()},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        delivery.sender = sender
+        assert sender.wait(60) == -9  # killed, never told the server took it
+        assert imap.count(bob.email) == 1 and waiting(alice) == 1  # taken, not marked
+        watch(alice)  # the next pass sends what waits
+    assert waiting(alice) == 0
+    out, _ = watch(bob)
+    assert count(bob, imap, out, "sender killed after the accept") == (2, 1, 0)
