@@ -212,6 +212,7 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
 
     store = Store(progress=Progress())
     me: IdentityCard | None = own_card(as_name)
+    waiting = memory.Memory(store).waiting()
     rows = []
     finished = 0
     for game in store.ids():
@@ -229,6 +230,7 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
                 "seats": [f"{c.name} <{c.email}>" for c in pos.cards],
                 "your_move": waits_for(pos, me),
                 "file": newest_export(store, game),
+                "waiting_mail": sum(w.game == game for w in waiting),
             }
         )
     lines = [
@@ -246,7 +248,6 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
         for label, reason, when in memory.Memory(store).quarantined()
     ]
     lines += _quarantine_lines(quarantined, show_all)
-    waiting = memory.Memory(store).waiting()
     lines += _outbox_lines(waiting)
     report = {
         "games": rows,

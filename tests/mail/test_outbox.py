@@ -85,8 +85,10 @@ def test_send_keeps_what_a_refusing_or_stopped_server_did_not_take(
     listing = alice.run("games").stdout
     assert "1 mail waiting to go out (pbem watch, or pbem send, sends it):" in listing
     assert f"{bob.email}" in listing.split("waiting to go out")[1]
-    (queued,) = json.loads(alice.run("games", "--json").stdout)["outbox"]
+    listed = json.loads(alice.run("games", "--json").stdout)
+    (queued,) = listed["outbox"]
     assert queued["game"] == alice.store().ids()[0] and "[pbem] guess" in queued["subject"]
+    assert [row["waiting_mail"] for row in listed["games"]] == [1]
 
     # The server is down altogether now: nobody listens on its port.
     down = alice.run("send", game, code=2)
