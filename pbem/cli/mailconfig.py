@@ -67,7 +67,8 @@ class _Config(click.Group):
 
 @click.group(cls=_Config)
 def config() -> None:
-    """Mail settings (SMTP to send, IMAP for pbem watch, the notify command)."""
+    """Mail settings (SMTP to send, IMAP for pbem watch, the notify command): a provider's
+    presets, a login test, passwords in the OS keychain."""
 
 
 @config.command("show")
@@ -111,12 +112,13 @@ def config_set(key: str, value: str | None, as_json: bool) -> None:
             f"{moved} moved to the keychain" for moved in mail_config.migrate_secrets(settings)
         ]
     if key in {"smtp.password", "imap.password"}:
+        kind: Literal["smtp", "imap"] = "smtp" if key == "smtp.password" else "imap"
+        mail_config.can_store_password(settings, kind)  # before asking for it
         if value is None:
             ask = ask_password()
             if ask is None:
                 raise UsageError(f"pbem config set {key} (at a terminal: pbem asks for it)")
             value = ask(key)
-        kind: Literal["smtp", "imap"] = "smtp" if key == "smtp.password" else "imap"
         where = mail_config.store_password(settings, kind, value)
         path = mail_config.save(settings)
         line = f"{key} stored in the keychain ({where})"

@@ -246,11 +246,23 @@ def _fix(kind: str) -> str:
     return f"no keychain here: pbem config unset {kind}.password, then set ${env}"
 
 
-def store_password(config: MailConfig, kind: Literal["smtp", "imap"], value: str) -> str:
-    """``value`` into the keychain for ``kind``'s account; returns where it went."""
+def can_store_password(config: MailConfig, kind: Literal["smtp", "imap"]) -> Server:
+    """The server whose password is to be stored, or why none can be (before anyone is
+    asked to type it): no account set yet, or no keychain."""
     server = config.smtp if kind == "smtp" else config.imap
     if not server.user or not server.host:
         raise UsageError(f"set {kind}.host and {kind}.user first: the password is theirs")
+    if secrets.backend() is None:
+        raise UsageError(
+            f"no keychain pbem can use on this system: set ${PASSWORD_ENVS[kind]} or let "
+            "pbem ask (a password is never stored in clear)"
+        )
+    return server
+
+
+def store_password(config: MailConfig, kind: Literal["smtp", "imap"], value: str) -> str:
+    """``value`` into the keychain for ``kind``'s account; returns where it went."""
+    server = can_store_password(config, kind)
     return secrets.put(kind, server.user, server.host, value)
 
 

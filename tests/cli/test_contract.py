@@ -166,6 +166,10 @@ def table(template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pa
     shutil.copytree(template, tmp_path, dirs_exist_ok=True)
     monkeypatch.setenv("PBEM_PASSPHRASE", PASSPHRASE)
     monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
+    # A keychain of this test's own for the pbem processes it starts, so that ``config
+    # set imap.password`` gets as far as its prompt (this process keeps none: conftest).
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyrings.alt.file.PlaintextKeyring")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "keychain"))
     monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
     monkeypatch.setenv("PBEM_TEST_CLOCK", LATE)
     return tmp_path
