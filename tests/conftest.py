@@ -6,7 +6,9 @@ import os
 import sys
 from pathlib import Path
 
+import keyring
 import pytest
+from keyring.backends import fail
 
 from pbem.play.selfplay import StepClock, play_game
 from pbem.play.signer import PROCESS_JOURNAL
@@ -37,6 +39,10 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START))
     monkeypatch.delenv("PBEM_AS", raising=False)
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    # No test reads or writes the keychain of the machine it runs on (tests/mail/
+    # test_keychain.py gives a test one of its own), in this process or a pbem subprocess.
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    keyring.set_keyring(fail.Keyring())
     PROCESS_JOURNAL.clear()  # each test is a new table: seeded games repeat their ids
     return home
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import click
-from click.shell_completion import CompletionItem
 
 from pbem.cli.common import (
     INTERRUPTED,
@@ -50,7 +49,7 @@ if TYPE_CHECKING:  # pbem.mail (SMTP, IMAP, the templates) is imported by the co
 SHOWN = 12
 
 
-def _ask() -> Any:
+def ask_password() -> Any:
     """A hidden prompt, or None when no person is at the terminal to answer it."""
     if sys.stdin is None or not sys.stdin.isatty():
         return None
@@ -127,7 +126,8 @@ def mail_game(
     ``pbem send`` and ``pbem play --send`` do (``pbem.mail.outgoing``). The report is None
     when nobody else is awaited (the next decision is ``me``'s own): then nothing is sent."""
     from pbem.mail import config as mail_config
-    from pbem.mail import transport
+    from pbem.mail import outbox
+    from pbem.mail.memory import Memory
     from pbem.mail.outgoing import prepare
 
     settings = mail_config.load()
@@ -151,12 +151,15 @@ def mail_game(
             store.carried(game, str(eml.resolve()))
             mark_sent(store, game, me)
         return report, [*notes, f"wrote the message for {message['To']} to {eml}"]
-    password = mail_config.password(smtp, "smtp", _ask())
-    report["sent_to"] = transport.send(smtp, password, message)
-    with store.writing():
-        store.carried(game, f"the mail {message['Message-ID']}")
-        mark_sent(store, game, me)
-    return report, [*notes, f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"]
+    password = mail_config.password(smtp, "smtp", ask_password())
+    memory = Memory(store)
+    done = outbox.post(memory, smtp, password, message)
+    store.carried(game, f"the mail {message['Message-ID']}")  # queued: it goes, now or later
+    report["sent_to"] = done.recipients(message)  # a message that waits says so here
+    mark_sent(store, game, me)
+    report["also_sent"] = len(done.sent) - 1  # what waited in the outbox, sent first
+    line = f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"
+    return report, [*notes, *done.lines(but=message), line]
 
 
 @click.command()
@@ -219,6 +222,7 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
 
     store = Store(progress=Progress())
     me: IdentityCard | None = own_card(as_name)
+    waiting = memory.Memory(store).waiting()
     rows = []
     finished = 0
     for game in store.ids():
@@ -237,6 +241,7 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
                 "your_move": waits_for(pos, me),
                 "unsent": unsent(store, game, me),
                 "file": newest_export(store, game),
+                "waiting_mail": sum(w.game == game for w in waiting),
             }
         )
     lines = [
@@ -254,7 +259,13 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
         for label, reason, when in memory.Memory(store).quarantined()
     ]
     lines += _quarantine_lines(quarantined, show_all)
-    report = {"games": rows, "finished_hidden": finished, "quarantined": quarantined}
+    lines += _outbox_lines(waiting)
+    report = {
+        "games": rows,
+        "finished_hidden": finished,
+        "quarantined": quarantined,
+        "outbox": [vars(w) for w in waiting],
+    }
     emit(as_json, report, lines)
 
 
@@ -280,6 +291,17 @@ def _whose(row: dict[str, Any]) -> str:
     if row["unsent"]:
         return f"SIGNED, NOT SENT (pbem send {short_id(row['game'])}): " + row["next"]
     return ("YOUR MOVE: " if row["your_move"] else "") + row["next"]
+
+
+def _outbox_lines(waiting: list[Any]) -> list[str]:
+    """The mail waiting to go out (a server was down or refused): sent by the next ``pbem
+    send`` or pass of ``pbem watch``."""
+    if not waiting:
+        return []
+    head = f"{plural(len(waiting), 'mail')} waiting to go out (pbem watch, or pbem send, sends it):"
+    return [head] + [
+        f"  {short_id(w.game) if w.game else '-'}  {w.subject} -> {w.to}" for w in waiting
+    ]
 
 
 def _unexported(game: str) -> str:
@@ -351,8 +373,8 @@ def watch(
             home,
             actors,
             settings,
-            mail_config.password(settings.smtp, "smtp", _ask()),
-            mail_config.password(settings.imap, "imap", _ask()),
+            mail_config.password(settings.smtp, "smtp", ask_password()),
+            mail_config.password(settings.imap, "imap", ask_password()),
             tell=lambda line: click.echo(f"pbem watch: {line}", err=True),
         )
         try:
@@ -400,110 +422,3 @@ def _one_pass(robot: Robot, as_json: bool) -> int:
         else:
             click.echo(f"pbem watch: {text}", err=True)
     return 2 if report.server_failed else 1 if report.problems else 0
-
-
-def complete_setting(
-    ctx: click.Context, param: click.Parameter, incomplete: str
-) -> list[CompletionItem]:
-    """The settings ``pbem config set`` knows: ``smtp.*``, ``imap.*``, ``notify``, and
-    ``bot.NAME`` for each identity of the keyring."""
-    from pbem.mail import config as mail_config
-
-    servers = (("smtp", mail_config.Smtp), ("imap", mail_config.Imap), ("ui", mail_config.Ui))
-    names = [
-        *(f"{kind}.{field}" for kind, model in servers for field in model.model_fields),
-        "notify",
-        *(f"bot.{item.value}" for item in complete_own_identity(ctx, param, "")),
-    ]
-    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
-
-
-def _notify_epilog() -> str:
-    from pbem.mail.robot import NOTIFY_VARIABLES
-
-    rows = "\n".join(f"  {name:<15} {what}" for name, what in NOTIFY_VARIABLES.items())
-    return (
-        "The notify command (pbem config set notify 'COMMAND ARGS') is run by pbem watch "
-        "once per new position that awaits a decision of yours, without a shell, with "
-        "these variables in its environment:\n\n\b\n" + rows + "\n\n\b\nFor example:\n"
-        "  pbem config set notify 'notify-send pbem \"your move\"'\n"
-        "  pbem config set notify 'sh -c \"echo $PBEM_SHORT_ID >> ~/moves.txt\"'"
-    )
-
-
-class _Config(click.Group):
-    """``pbem config``, whose help ends with the notify command's variables, read from the
-    robot only when the help is shown."""
-
-    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        self.epilog = _notify_epilog()
-        super().format_epilog(ctx, formatter)
-
-
-@click.group(cls=_Config)
-def config() -> None:
-    """Mail settings (SMTP to send, IMAP for pbem watch, the notify command, whether the
-    board page signs and sends in one step)."""
-
-
-@config.command("show")
-@json_option
-@reports_errors
-def config_show(as_json: bool) -> None:
-    """Print the settings (a stored password shows as '(stored)')."""
-    from pbem.mail import config as mail_config
-
-    data = mail_config.load().model_dump()
-    for section in ("smtp", "imap"):
-        if data[section]["password"]:
-            data[section]["password"] = "(stored)"
-    lines = [f"# {mail_config.config_path()}"]
-    for section in ("smtp", "imap"):
-        lines += [f"{section}.{k} = {v}" for k, v in data[section].items()]
-    lines += [f"ui.{k} = {str(v).lower()}" for k, v in data["ui"].items()]
-    lines.append(f"notify = {data['notify']}")
-    lines += [f"bot.{name} = {spec}" for name, spec in data["bot"].items()]
-    emit(as_json, data, lines)
-
-
-@config.command("set")
-@click.argument("key", shell_complete=complete_setting)
-@click.argument("value", required=False)
-@click.option(
-    "--store-in-clear", is_flag=True, help="Allow storing a password in the settings file."
-)
-@json_option
-@reports_errors
-def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool) -> None:
-    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...;
-    bot.NAME: the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy)."""
-    from pbem.mail import config as mail_config
-
-    settings = mail_config.load()
-    if value is None:
-        ask = _ask()
-        if not key.endswith(".password") or ask is None:
-            raise UsageError(f"pbem config set {key} VALUE")
-        value = ask(key)
-    mail_config.set_value(settings, key, value, store_in_clear=store_in_clear)
-    path = mail_config.save(settings)
-    shown = "(stored)" if key.endswith(".password") and value else value
-    emit(
-        as_json, {"key": key, "value": shown, "file": str(path)}, [f"{key} = {shown}   (in {path})"]
-    )
-
-
-@config.command("unset")
-@click.argument("key", shell_complete=complete_setting)
-@json_option
-@reports_errors
-def config_unset(key: str, as_json: bool) -> None:
-    """Put KEY back to its default."""
-    from pbem.mail import config as mail_config
-
-    settings = mail_config.load()
-    mail_config.unset_value(settings, key)
-    path = mail_config.save(settings)
-    emit(
-        as_json, {"key": key, "default": True, "file": str(path)}, [f"{key} is back to its default"]
-    )

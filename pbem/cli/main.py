@@ -41,7 +41,7 @@ COMMANDS = {
     "receive": ("pbem.cli.mail:receive", "Import the game files in mail."),
     "games": ("pbem.cli.mail:games", "The games in your store and whose move it is."),
     "watch": ("pbem.cli.mail:watch", "The mail robot: import, answer and send by IMAP."),
-    "config": ("pbem.cli.mail:config", "Mail settings: SMTP, IMAP, the notify command."),
+    "config": ("pbem.cli.mailconfig:config", "Mail settings: SMTP, IMAP, the notify command."),
     "rules": ("pbem.cli.rules:rules", "The rules of a game, or one section of them."),
     "selfplay": ("pbem.cli.selfplay:selfplay", "Play complete games with bots."),
     "schema": ("pbem.cli.schema:schema", "Write the JSON Schemas of the file format."),

@@ -1,9 +1,11 @@
 """Mail settings: ``PBEM_HOME/mail.json``, edited with ``pbem config``.
 
-Passwords are not stored by default: they come from an environment variable (named in the
-settings, ``PBEM_SMTP_PASSWORD`` / ``PBEM_IMAP_PASSWORD`` unless changed) or from a prompt.
-A user who insists may store one (``pbem config set smtp.password ... --store-in-clear``);
-the file is then written readable by its owner only.
+Passwords are never in this file: they come from an environment variable (named in the
+settings, ``PBEM_SMTP_PASSWORD`` / ``PBEM_IMAP_PASSWORD`` unless changed), the operating
+system's keychain (``pbem config set smtp.password``: ``pbem.mail.secrets``) or a prompt;
+OAuth2 tokens from the user's token command (``pbem.mail.oauth``). A password an older pbem
+stored in clear here is moved to the keychain (``pbem config migrate-secrets``, or at the
+next ``pbem config set``), and until then refused with that command.
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from pbem.format.canonical import parse, pretty
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import atomic_write
 from pbem.format.limits import read_input
+from pbem.mail import secrets
 
 Security = Literal["starttls", "tls", "none"]
+Auth = Literal["password", "xoauth2", "oauthbearer"]
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 
 
@@ -49,9 +53,20 @@ class Server(Settings):
     security: Security = "starttls"
     user: str = ""
     password_env: str = ""
-    password: str = Field("", description="stored only with --store-in-clear")
+    password: str = Field("", description="only in an old file: pbem config migrate-secrets")
     ca_file: str = Field("", description="trust this CA bundle (a private or test server)")
     timeout: int = Field(30, ge=1, le=600)
+    auth: Auth = Field("password", description="password, or OAuth2: xoauth2 or oauthbearer")
+    oauth2_command: str = Field(
+        "",
+        description="prints an OAuth2 access token (mutt_oauth2.py, oama); run without a shell",
+    )
+
+    @field_validator("oauth2_command", mode="after")
+    @classmethod
+    def _a_command(cls, value: str) -> str:
+        """The command as it will be split at each login: refused now, not then."""
+        return _command_line(value)
 
 
 class Smtp(Server):
@@ -65,6 +80,9 @@ class Smtp(Server):
 class Imap(Server):
     mailbox: str = "INBOX"
     interval: int = Field(300, ge=5, description="seconds between two looks (pbem watch)")
+    idle_seconds: int = Field(
+        540, ge=5, le=1740, description="renew IMAP IDLE this often (routers drop silent links)"
+    )
 
 
 class Ui(Settings):
@@ -88,11 +106,15 @@ class MailConfig(Settings):
     @classmethod
     def _a_command(cls, value: str) -> str:
         """The command as ``pbem watch`` will split it: refused now, not at each run."""
-        try:
-            shlex.split(value)
-        except ValueError as exc:
-            raise ValueError(f"not a command line ({exc})") from None
-        return value
+        return _command_line(value)
+
+
+def _command_line(value: str) -> str:
+    try:
+        shlex.split(value)
+    except ValueError as exc:
+        raise ValueError(f"not a command line ({exc})") from None
+    return value
 
 
 DEFAULT_PORTS = {
@@ -130,7 +152,7 @@ def save(config: MailConfig, home: Path | None = None) -> Path:
     return path
 
 
-def set_value(config: MailConfig, key: str, value: str, *, store_in_clear: bool) -> None:
+def set_value(config: MailConfig, key: str, value: str) -> None:
     """``smtp.host``, ``imap.port``, ``notify``, ``bot.NAME`` …: one setting, checked
     like the file is (a bot spec also against the installed rulesets)."""
     section, _, name = key.partition(".")
@@ -148,12 +170,8 @@ def set_value(config: MailConfig, key: str, value: str, *, store_in_clear: bool)
     target = getattr(config, section, None) if section in {"smtp", "imap", "ui"} else None
     if target is None or name not in type(target).model_fields:
         raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
-    if name == "password" and value and not store_in_clear:
-        env = target.password_env or PASSWORD_ENVS[section]
-        raise UsageError(
-            f"a password in {key} would be stored in clear: set ${env} or let pbem ask; "
-            "add --store-in-clear if you really want it on disk"
-        )
+    if name == "password" and value:
+        raise UsageError(f"{key} goes to the keychain, never to {config_path().name}")
     if name == "ca_file" and value:
         _check_ca_file(value, key)
     try:
@@ -179,7 +197,8 @@ def _check_ca_file(value: str, key: str) -> None:
 
 
 def unset_value(config: MailConfig, key: str) -> None:
-    """Put ``key`` back to its default (a ``bot.NAME``: no bot for that identity)."""
+    """Put ``key`` back to its default (a ``bot.NAME``: no bot for that identity; a
+    password: none in the file nor in the keychain)."""
     section, _, name = key.partition(".")
     if section == "bot" and name:
         config.bot = {k: v for k, v in config.bot.items() if k != name}
@@ -189,14 +208,20 @@ def unset_value(config: MailConfig, key: str) -> None:
     field = "notify" if key == "notify" else name
     if model is None or field not in type(model).model_fields:
         raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
-    set_value(config, key, str(getattr(model, field)), store_in_clear=True)
+    if field == "password":  # out of the file, and out of the keychain
+        server = getattr(config, section)
+        secrets.delete(section, server.user, server.host)
+    set_value(config, key, str(getattr(model, field)))
 
 
 def asks_password(server: Server, kind: Literal["smtp", "imap"]) -> bool:
-    """Whether ``password`` would have to ask: a user, and neither the environment
-    variable nor a stored password (the board page then shows a field for it)."""
+    """Whether ``password`` would have to ask: a password login with a user, and neither
+    the environment variable nor the keychain holds one (the board page then shows a
+    field for it)."""
+    if not server.user or server.auth != "password":
+        return False
     env = server.password_env or PASSWORD_ENVS[kind]
-    return bool(server.user) and not os.environ.get(env) and not server.password
+    return not os.environ.get(env) and not secrets.get(kind, server.user, server.host)
 
 
 def port(server: Server, kind: Literal["smtp", "imap"]) -> int:
@@ -211,18 +236,68 @@ def require_host(server: Server, kind: str) -> None:
 def password(
     server: Server, kind: Literal["smtp", "imap"], ask: Callable[[str], str] | None
 ) -> str | None:
-    """The password for ``server``: none without a user; else the environment variable,
-    the stored one, or ``ask`` (a prompt; None when no person is there to answer)."""
-    if not server.user:
-        return None
+    """The password for ``server``: none without a user or with OAuth2; else the
+    environment variable, the keychain, or ``ask`` (a prompt; None when no person is
+    there to answer). One an older pbem stored in clear is refused until it is moved."""
+    if not server.user or server.auth != "password":
+        return None  # OAuth2: a token from the command at each login (pbem.mail.oauth)
     env = server.password_env or PASSWORD_ENVS[kind]
+    if server.password:
+        raise UsageError(f"{kind}.password is stored in clear in {config_path()}: {_fix(kind)}")
     if os.environ.get(env):
         return os.environ[env]
-    if server.password:
-        return server.password
+    stored = secrets.get(kind, server.user, server.host)
+    if stored:
+        return stored
     if ask is not None:
         return ask(f"{kind.upper()} password for {server.user}@{server.host}")
-    raise UsageError(f"the {kind} password for {server.user} is needed: set ${env}")
+    raise UsageError(
+        f"the {kind} password for {server.user} is needed: set ${env}"
+        + (f" or store it: pbem config set {kind}.password" if secrets.backend() else "")
+    )
+
+
+def _fix(kind: str) -> str:
+    """The command that takes a clear password out of the settings file."""
+    if secrets.backend() is not None:
+        return "move it to the keychain with pbem config migrate-secrets"
+    env = PASSWORD_ENVS[kind]
+    return f"no keychain here: pbem config unset {kind}.password, then set ${env}"
+
+
+def can_store_password(config: MailConfig, kind: Literal["smtp", "imap"]) -> Server:
+    """The server whose password is to be stored, or why none can be (before anyone is
+    asked to type it): no account set yet, or no keychain."""
+    server = config.smtp if kind == "smtp" else config.imap
+    if not server.user or not server.host:
+        raise UsageError(f"set {kind}.host and {kind}.user first: the password is theirs")
+    if secrets.backend() is None:
+        raise UsageError(
+            f"no keychain pbem can use on this system: set ${PASSWORD_ENVS[kind]} or let "
+            "pbem ask (a password is never stored in clear)"
+        )
+    return server
+
+
+def store_password(config: MailConfig, kind: Literal["smtp", "imap"], value: str) -> str:
+    """``value`` into the keychain for ``kind``'s account; returns where it went."""
+    server = can_store_password(config, kind)
+    return secrets.put(kind, server.user, server.host, value)
+
+
+def migrate_secrets(config: MailConfig) -> list[str]:
+    """Move the passwords stored in clear into the keychain (the caller saves the file);
+    the settings moved. Refused, file untouched, when there is no keychain."""
+    moved = []
+    for kind in ("smtp", "imap"):
+        server = config.smtp if kind == "smtp" else config.imap
+        if server.password:
+            if secrets.backend() is None:
+                raise UsageError(f"{kind}.password is stored in clear: {_fix(kind)}")
+            store_password(config, kind, server.password)
+            server.password = ""
+            moved.append(f"{kind}.password")
+    return moved
 
 
 def check_plaintext(server: Server, kind: str) -> None:

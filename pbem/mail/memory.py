@@ -6,9 +6,22 @@ message (and importing it twice changes nothing), and mail queued is never lost.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.policy import default
 
 from pbem.store.store import Store
+
+
+@dataclass
+class Waiting:
+    """A message waiting in the outbox, as ``pbem games`` lists it."""
+
+    game: str
+    subject: str
+    to: str
+    queued: int
 
 
 class Memory:
@@ -85,9 +98,26 @@ class Memory:
 
     def outbox(self) -> list[tuple[int, bytes]]:
         """Mail waiting to be sent, oldest first."""
+        return [(number, message) for number, message, _ in self.unsent()]
+
+    def unsent(self) -> list[tuple[int, bytes, int]]:
+        """Mail waiting to be sent, oldest first, with when it was queued (UTC seconds)."""
         return list(
-            self.store.db.execute("SELECT id, message FROM outbox WHERE sent IS NULL ORDER BY id")
+            self.store.db.execute(
+                "SELECT id, message, queued FROM outbox WHERE sent IS NULL ORDER BY id"
+            )
         )
+
+    def waiting(self) -> list[Waiting]:
+        """The messages not yet sent, oldest first (their headers only are read)."""
+        found = []
+        parser = BytesHeaderParser(policy=default)
+        for _, raw, queued in self.unsent():
+            headers = parser.parsebytes(raw)
+            subject = " ".join(str(headers["Subject"] or "").split())
+            game = str(headers["X-Pbem-Game"] or "")
+            found.append(Waiting(game, subject, str(headers["To"] or ""), queued))
+        return found
 
     def sent(self, message_id: int) -> None:
         with self.store.writing():

@@ -19,7 +19,8 @@ Restart-safe by construction, with all its memory in the store (``pbem.mail.memo
   message, and importing it twice changes nothing; a message refused by an input limit
   is quarantined and taken like any other, so no mail can stop the robot;
 - what must be sent is queued in the store's outbox before any attempt, and marked sent
-  only once the server took it, so a refused or dropped SMTP session loses nothing;
+  only once the server took it, so a refused or dropped SMTP session loses nothing; after
+  a failure the robot tries again sooner than its usual wait (``pbem.mail.outbox``);
 - which steps to make is decided from the store, not from the message that brought the
   game, so steps owed when the robot stopped are made on the next pass; what it signs is
   journaled like everything a player signs, so it never contradicts the player.
@@ -45,11 +46,11 @@ from pbem.format.errors import PbemError
 from pbem.format.words import plural
 from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
 from pbem.ledger.deadlines import due, waiting
-from pbem.mail import transport
+from pbem.mail import outbox, transport
 from pbem.mail.botseat import BotSeat
 from pbem.mail.compose import answer_for, message_for, reminder_for, request_for
 from pbem.mail.config import MailConfig
-from pbem.mail.extract import message_key, parse_message
+from pbem.mail.extract import message_key
 from pbem.mail.inbox import describe, import_message
 from pbem.mail.memory import Memory
 from pbem.mail.waiting import Waiter, Woken
@@ -140,6 +141,7 @@ class Robot:
         """The keys of the identities this robot plays with a bot: it reads their moves from
         the store, so no mail goes to them (a person of the home is mailed as anyone is)."""
         self._seen_version = self._version()
+        self.backoff = outbox.Backoff()
 
     def _version(self) -> int:
         """SQLite's ``data_version``: it changes when another connection (another process
@@ -152,9 +154,11 @@ class Robot:
 
     def wait(self, seconds: float) -> Woken:
         """Until mail may have come (IMAP IDLE), another process of the home changed the
-        store, or ``seconds`` passed (``pbem.mail.waiting``)."""
+        store, or ``seconds`` passed (``pbem.mail.waiting``); less after a pass that could
+        not send what waits in the outbox (``pbem.mail.outbox.Backoff``)."""
         uidvalidity, last = self.memory.last_read(transport.mailbox_key(self.config.imap))
-        return self.waiter.wait(seconds, uidvalidity, last, changed=self.store_changed)
+        pause = self.backoff.pause(seconds)
+        return self.waiter.wait(pause, uidvalidity, last, changed=self.store_changed)
 
     # ----- one pass --------------------------------------------------------------------------
 
@@ -167,6 +171,7 @@ class Robot:
         self.read_mail(report)
         self.act(report)
         self.flush(report)
+        self.backoff.record(bool(self.memory.outbox()))  # something could not be sent
         return report
 
     def read_mail(self, report: PassReport) -> None:
@@ -466,20 +471,13 @@ class Robot:
                 self.store.carried(game, f"the mail {message['Message-ID']}")
 
     def flush(self, report: PassReport) -> None:
-        """Send the queued messages, oldest first; stop at the first server failure. A
-        message is marked sent once the server took it; a crash in between sends it again
-        with the same Message-ID, which every robot takes once."""
-        for number, raw in self.memory.outbox():
-            message = parse_message(raw)
-            try:
-                transport.send(self.config.smtp, self._smtp_password, message)
-            except PbemError as exc:
-                report.problems.append(f"{exc} (kept in the outbox, retried next pass)")
-                report.server_failed = True
-                return
-            self.memory.sent(number)
-            subject = " ".join(str(message["Subject"]).split())
-            report.lines.append(f"sent {subject!r} to {message['To']}")
+        """Send the queued messages (``pbem.mail.outbox``): one line for each sent, and
+        the failure that keeps the rest for a later pass, sooner than the usual wait."""
+        done = outbox.flush(self.memory, self.config.smtp, self._smtp_password)
+        report.lines += done.lines()
+        if done.failed is not None:
+            report.problems.append(f"{done.failed} (kept in the outbox, retried next pass)")
+            report.server_failed = True
 
 
 def _takes_part(head: Head, actor: Actor) -> bool:

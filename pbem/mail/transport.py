@@ -21,10 +21,12 @@ from types import TracebackType
 from typing import Any
 
 from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient.exceptions import IMAPClientError, LoginError
 
+from pbem import __version__
 from pbem.format.errors import UsageError
 from pbem.mail.config import Imap, Server, Smtp, check_plaintext, port, require_host
+from pbem.mail.oauth import TOKENS, Kind, TokenError, initial_response
 
 NETWORK_ERRORS = (OSError, EOFError, smtplib.SMTPException, IMAPClientError)
 
@@ -35,7 +37,7 @@ class MailError(UsageError):
     code = "mail"
 
 
-def _reason(exc: BaseException) -> str:
+def reason(exc: BaseException) -> str:
     if isinstance(exc, smtplib.SMTPResponseException):
         return f"{exc.smtp_code} {exc.smtp_error.decode(errors='replace')}"
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
@@ -52,7 +54,7 @@ def _reason(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
-def _context(server: Server) -> ssl.SSLContext:
+def tls_context(server: Server) -> ssl.SSLContext:
     try:
         return ssl.create_default_context(cafile=server.ca_file or None)
     except OSError as exc:
@@ -65,29 +67,69 @@ def send(server: Smtp, password: str | None, message: EmailMessage) -> list[str]
     check_plaintext(server, "smtp")
     where = f"SMTP server {server.host}:{port(server, 'smtp')}"
     try:
-        context = _context(server)
-        if server.security == "tls":
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(
-                server.host, port(server, "smtp"), timeout=server.timeout, context=context
-            )
-        else:
-            smtp = smtplib.SMTP(server.host, port(server, "smtp"), timeout=server.timeout)
-        with smtp:
-            if server.security == "starttls":
-                smtp.starttls(context=context)
-            if server.user:
-                smtp.login(server.user, password or "")
+        with smtp_open(server) as smtp:
+            smtp_login(smtp, server, password)
             # Each address once: seats of one home may share the home's address.
-            refused = smtp.send_message(message, to_addrs=_addresses(message))
+            refused = smtp.send_message(message, to_addrs=addresses(message))
     except NETWORK_ERRORS as exc:
-        raise MailError(f"{where}: {_reason(exc)}; nothing was sent") from exc
-    sent = [a for a in _addresses(message) if a not in refused]
+        raise MailError(f"{where}: {reason(exc)}; nothing was sent") from exc
+    sent = [a for a in addresses(message) if a not in refused]
     if refused:
         raise MailError(f"{where} refused {', '.join(refused)}; sent to {', '.join(sent)}")
     return sent
 
 
-def _addresses(message: EmailMessage) -> list[str]:
+def smtp_open(server: Smtp) -> smtplib.SMTP:
+    """An SMTP session, encrypted as the settings say, not yet logged in."""
+    context = tls_context(server)
+    if server.security == "tls":
+        return smtplib.SMTP_SSL(
+            server.host, port(server, "smtp"), timeout=server.timeout, context=context
+        )
+    smtp = smtplib.SMTP(server.host, port(server, "smtp"), timeout=server.timeout)
+    if server.security == "starttls":
+        try:
+            smtp.starttls(context=context)
+        except BaseException:
+            smtp.close()
+            raise
+    return smtp
+
+
+def smtp_login(smtp: smtplib.SMTP, server: Smtp, password: str | None) -> None:
+    """Log in with the password, or with OAuth2 (``server.auth``)."""
+    if server.auth == "password":
+        if server.user:
+            smtp.login(server.user, password or "")
+        return
+    smtp.ehlo_or_helo_if_needed()
+    mechanism = server.auth.upper()
+    # After a refusal the server sends a challenge (an error in JSON): XOAUTH2 answers it
+    # with an empty line, OAUTHBEARER with a lone ^A (RFC 7628 §3.2.3).
+    done = "" if mechanism == "XOAUTH2" else "\x01"
+
+    def login(token: str) -> None:
+        answer = initial_response(server, token)
+        smtp.auth(mechanism, lambda challenge=None: answer if challenge is None else done)
+
+    _oauth(server, "smtp", login, smtplib.SMTPAuthenticationError)
+
+
+def _oauth(
+    server: Server, kind: Kind, login: Callable[[str], object], refused: type[Exception]
+) -> None:
+    """Log in with the token this process holds; if the server refuses it (expired,
+    revoked), once more with a fresh one from the token command."""
+    try:
+        try:
+            login(TOKENS.get(server, kind))
+        except refused:
+            login(TOKENS.fresh(server, kind))
+    except TokenError as exc:
+        raise MailError(str(exc)) from None
+
+
+def addresses(message: EmailMessage) -> list[str]:
     """The message's recipients (To, then Cc), each address once."""
     out: dict[str, None] = {}
     for header in ("To", "Cc"):
@@ -99,7 +141,19 @@ def _addresses(message: EmailMessage) -> list[str]:
 def connect(server: Imap, password: str | None) -> IMAPClient:
     """A logged-in IMAP session (TLS, or STARTTLS, as the settings say). Raises the
     library's errors: each caller words them (``Mailbox``) or waits and retries."""
-    context = _context(server)
+    client = imap_open(server)
+    try:
+        imap_login(client, server, password)
+    except (*NETWORK_ERRORS, MailError):
+        with contextlib.suppress(*NETWORK_ERRORS):
+            client.shutdown()
+        raise
+    return client
+
+
+def imap_open(server: Imap) -> IMAPClient:
+    """An IMAP session, encrypted as the settings say, not yet logged in."""
+    context = tls_context(server)
     client = IMAPClient(
         server.host,
         port(server, "imap"),
@@ -107,16 +161,33 @@ def connect(server: Imap, password: str | None) -> IMAPClient:
         ssl_context=context,
         timeout=server.timeout,
     )
-    try:
-        if server.security == "starttls":
+    if server.security == "starttls":
+        try:
             client.starttls(context)
-        if server.user:
-            client.login(server.user, password or "")
-    except NETWORK_ERRORS:
-        with contextlib.suppress(*NETWORK_ERRORS):
-            client.shutdown()
-        raise
+        except BaseException:
+            with contextlib.suppress(*NETWORK_ERRORS):
+                client.shutdown()
+            raise
     return client
+
+
+def imap_login(client: IMAPClient, server: Imap, password: str | None) -> None:
+    """Log in with the password or OAuth2; then say who we are where the server asks it
+    (RFC 2971 ID: 163.com and 126.com refuse to open a mailbox to a client that did not)."""
+    if server.auth != "password":
+        _oauth(server, "imap", lambda token: _imap_oauth(client, server, token), LoginError)
+    elif server.user:
+        client.login(server.user, password or "")
+    if client.has_capability("ID"):
+        with contextlib.suppress(IMAPClientError):  # a courtesy, where it is not required
+            client.id_({"name": "pbem", "version": __version__})
+
+
+def _imap_oauth(client: IMAPClient, server: Imap, token: str) -> None:
+    if server.auth == "oauthbearer":
+        client.oauthbearer_login(server.user, token)
+    else:
+        client.oauth2_login(server.user, token)
 
 
 class Mailbox:
@@ -142,7 +213,7 @@ class Mailbox:
             try:
                 folder = self._imap.select_folder(s.mailbox, readonly=True)
             except IMAPClientError as exc:  # the server's words, without the library's
-                why = _reason(exc).removeprefix("select failed: ")
+                why = reason(exc).removeprefix("select failed: ")
                 raise MailError(f"{self.where}: cannot open mailbox {s.mailbox!r}: {why}") from exc
             self.uidvalidity = int(folder.get(b"UIDVALIDITY", 0))
         except MailError:
@@ -150,7 +221,7 @@ class Mailbox:
             raise
         except NETWORK_ERRORS as exc:
             self.__exit__(None, None, None)
-            raise MailError(f"{self.where}: {_reason(exc)}") from exc
+            raise MailError(f"{self.where}: {reason(exc)}") from exc
         return self
 
     def __exit__(
@@ -182,7 +253,7 @@ class Mailbox:
         try:
             return run(self._imap)
         except NETWORK_ERRORS as exc:
-            raise MailError(f"{self.where}: {name} failed: {_reason(exc)}") from exc
+            raise MailError(f"{self.where}: {name} failed: {reason(exc)}") from exc
 
 
 def mailbox_key(s: Imap) -> str:

@@ -10,7 +10,10 @@ UID from what the robot's memory says it took last (``pbem.mail.robot``). So a d
 connection, a server restart or a message that arrived while no IDLE was running loses
 nothing; at worst it is read one wait later. Before it idles, the waiter checks whether
 the mailbox already holds messages beyond the last UID taken (they may have arrived
-between the pass and the wait) and returns at once if so.
+between the pass and the wait) and returns at once if so. IDLE is renewed every
+``imap.idle_seconds`` (9 minutes unless set): servers, routers and NAT boxes drop a
+connection silent for 5 to 10 minutes, long before RFC 2177's 29. A connection that fails
+is tried again after a pause that doubles with each failure in a row.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import socket
 import ssl
 import time
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
@@ -29,12 +32,12 @@ from pbem.mail import transport
 from pbem.mail.config import Imap
 
 Woken = Literal["mail", "store", "timeout", "polled", "dropped"]
-#: RFC 2177: a client should re-issue IDLE at least every 29 minutes.
-IDLE_RENEW = 29 * 60
 #: How often a waiting robot looks whether another process changed its store.
 LOOK = 2.0
-#: After a dropped connection, wait this long before the next pass (a server restarting).
+#: After a dropped connection, wait this long before the next pass (a server restarting),
+#: twice as long after each further failure in a row, up to ``MOST_RETRY``.
 RETRY = 2.0
+MOST_RETRY = 120.0
 #: A bad ca_file is a MailError: retried, as the pass that reports it is.
 ERRORS = (IMAPClientError, transport.MailError, OSError, EOFError, socket.timeout, ssl.SSLError)
 
@@ -54,6 +57,8 @@ class Waiter:
         self._tell = tell
         self._sleep = sleep
         self.idle: bool | None = None
+        self.failures = 0
+        """Connections that failed in a row: the wait before the next pass grows with them."""
 
     def wait(
         self,
@@ -70,25 +75,36 @@ class Waiter:
         try:
             client = self._connect()
         except ERRORS:
-            return self._nap(min(seconds, RETRY), changed) or "dropped"
+            return self._dropped(seconds, changed)
         try:
-            return self._wait_on(client, seconds, uidvalidity, last_uid, changed)
+            woken = self._wait_on(client, seconds, uidvalidity, last_uid, changed)
         except ERRORS:
-            return self._nap(min(seconds, RETRY), changed) or "dropped"
+            return self._dropped(seconds, changed)
         finally:
             with contextlib.suppress(*ERRORS):
                 client.logout()
+        self.failures = 0
+        return woken
+
+    def _dropped(self, seconds: float, changed: Callable[[], bool]) -> Woken:
+        """The connection failed: a short nap, longer at each failure in a row (a server
+        restarting comes back soon; one that is down is not hammered)."""
+        pause = min(seconds, RETRY * 2 ** min(self.failures, 16), MOST_RETRY)
+        self.failures += 1
+        return self._nap(pause, changed) or "dropped"
 
     def _connect(self) -> IMAPClient:
         return transport.connect(self.server, self._password)
 
     def _nap(self, seconds: float, changed: Callable[[], bool]) -> Woken | None:
         """Sleep ``seconds`` in slices of ``LOOK``; ``store`` as soon as ``changed()``."""
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
+        slept = 0.0
+        while slept < seconds:
             if changed():
                 return "store"
-            self._sleep(min(left, LOOK))
+            step = min(seconds - slept, LOOK)
+            self._sleep(step)
+            slept += step
         return "store" if changed() else None
 
     def _wait_on(
@@ -115,13 +131,22 @@ class Waiter:
             return self._nap(seconds, changed) or "polled"
         deadline = time.monotonic() + seconds
         client.idle()
+        idling = True
+        renew = time.monotonic() + self.server.idle_seconds
         try:
             while (left := deadline - time.monotonic()) > 0:
                 if changed():
                     return "store"
-                asked = min(left, IDLE_RENEW, LOOK)
-                responses = client.idle_check(timeout=asked)
-                if any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses):
+                if time.monotonic() >= renew:  # routers forget a silent connection
+                    idling = False
+                    if _news(client.idle_done()[1]):
+                        return "mail"
+                    client.idle()
+                    idling = True
+                    renew = time.monotonic() + self.server.idle_seconds
+                asked = min(left, renew - time.monotonic(), LOOK)
+                responses = client.idle_check(timeout=max(asked, 0.0))
+                if _news(responses):
                     return "mail"
                 if not responses and deadline - time.monotonic() > left - asked + 0.5:
                     # Woken early with nothing to read: the connection ended (IMAPClient
@@ -130,4 +155,10 @@ class Waiter:
                     return "mail"
             return "timeout"
         finally:
-            client.idle_done()
+            if idling:
+                client.idle_done()
+
+
+def _news(responses: list[Any]) -> bool:
+    """Whether the server's untagged responses say that a message arrived."""
+    return any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses)

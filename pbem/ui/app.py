@@ -30,7 +30,8 @@ from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError, Rejected, UsageError
 from pbem.ledger.awaiting import decides, needs_decision
 from pbem.mail import config as mail_config
-from pbem.mail import transport
+from pbem.mail import outbox
+from pbem.mail.memory import Memory
 from pbem.mail.outgoing import prepare
 from pbem.play.playing import play_moves
 from pbem.store.exports import Opened, export_head, newest_export
@@ -277,10 +278,11 @@ class Ui:
             return None
         given = asked.smtp_password
         password = mail_config.password(smtp, "smtp", (lambda _: given) if given else None)
-        sent = transport.send(smtp, password, out.message)
-        with store.writing():  # as pbem send: the mail carries what was signed here
-            store.carried(game, f"the mail {out.message['Message-ID']}")
-            mark_sent(store, game, me)
+        done = outbox.post(Memory(store), smtp, password, out.message)
+        # As pbem send: the queued mail carries what was signed here (now or later).
+        store.carried(game, f"the mail {out.message['Message-ID']}")
+        sent = done.recipients(out.message)  # a message that waits says so here
+        mark_sent(store, game, me)
         return {"sent_to": sent, "subject": out.message["Subject"], "automatic": out.made}
 
 

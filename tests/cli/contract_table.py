@@ -150,6 +150,19 @@ TABLE: dict[str, Row] = {
         False,
         NEVER,
     ),
+    "config provider": Row(
+        ["config", "provider", "fastmail", "--user", "ann@example.org"],
+        (["config", "provider", "aol"], 2, "usage"),
+        False,
+        NEVER,
+    ),
+    "config test": Row(
+        ["config", "test"],  # on the real servers of the mail tests
+        (["config", "test"], 2, "mail"),  # nobody listens on the ports set
+        True,
+        "never waits: it logs in to two servers and ends (each within its timeout)",
+    ),
+    "config migrate-secrets": Row(["config", "migrate-secrets"], None, False, NEVER),
     "key new": Row(
         ["key", "new", "eve", "--email", "eve@example.org", "--no-passphrase"],
         (["key", "new", "ann", "--email", "ann@example.org", "--no-passphrase"], 2, "usage"),

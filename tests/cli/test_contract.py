@@ -166,9 +166,17 @@ def table(template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pa
     shutil.copytree(template, tmp_path, dirs_exist_ok=True)
     monkeypatch.setenv("PBEM_PASSPHRASE", PASSPHRASE)
     monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
+    # A keychain of this test's own for the pbem processes it starts, so that ``config
+    # set imap.password`` gets as far as its prompt (this process keeps none: conftest).
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyrings.alt.file.PlaintextKeyring")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "keychain"))
     monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
     monkeypatch.setenv("PBEM_TEST_CLOCK", LATE)
     return tmp_path
+
+
+#: The commands that succeed only with mail servers to talk to (``_servers``).
+SERVED = {"watch", "config test"}
 
 
 def _servers(imap_server: Dovecot, smtp_server: Smtp, ca: Certs) -> None:
@@ -210,9 +218,8 @@ def test_a_success_is_one_object_with_ok(
     if row.ok is None:
         assert row.interrupt[0] == "serve"  # its answer is checked by test_ctrl_c
         return
-    if command == "watch":  # a real IMAP server, with a new game in the inbox
-        servers = ("imap", "smtp", "certs")
-        _servers(*(request.getfixturevalue(name) for name in servers))
+    if command in SERVED:  # a real IMAP server, with a new game in the inbox
+        _servers(*(request.getfixturevalue(name) for name in ("imap", "smtp", "certs")))
     result = pbem(*fill(row.ok), "--json")
     no_traceback(result.stdout, result.stderr)
     assert result.exit_code == 0, result.output
@@ -276,11 +283,15 @@ def everything(root: Path) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("command", EVERY)
-def test_reading_leaves_every_file_and_the_store_untouched(table: Path, command: str) -> None:
+def test_reading_leaves_every_file_and_the_store_untouched(
+    table: Path, command: str, request: pytest.FixtureRequest
+) -> None:
     row = TABLE[command]
     if not row.reads:
         return
     assert row.ok is not None
+    if command in SERVED:
+        _servers(*(request.getfixturevalue(name) for name in ("imap", "smtp", "certs")))
     before = everything(table)
     ok(*fill(row.ok))
     ok(*fill(row.ok), "--json")

@@ -17,7 +17,10 @@ from pbem.cli.main import COMMANDS, main
 from tests.cli.test_game_cli import last_file, ok, pbem, table  # noqa: F401 - the fixture
 from tests.helpers import new_keys
 
-GROUPS = {"key": ["new", "list", "export", "import"], "config": ["show", "set", "unset"]}
+GROUPS = {
+    "key": ["new", "list", "export", "import"],
+    "config": ["show", "set", "unset", "provider", "test", "migrate-secrets"],
+}
 EVERY = [
     [name, *([sub] if sub else [])] for name in sorted(COMMANDS) for sub in GROUPS.get(name, [None])
 ]

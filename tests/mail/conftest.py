@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import keyring
 import pytest
 from click.testing import CliRunner, Result
+from keyrings.alt.file import PlaintextKeyring
 
 from pbem.cli.main import main
 from pbem.store.store import Store
@@ -133,3 +135,25 @@ def new_game(players: list[Player], root: Path, ruleset: str = "guess", *options
     target = creator.work / "game.json"
     creator.run("new", ruleset, *seats, *opts, "--as", creator.name, "-o", target)
     return target
+
+
+BACKEND = "keyrings.alt.file.PlaintextKeyring"
+
+
+@pytest.fixture
+def keychain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> PlaintextKeyring:
+    """A keychain of the test's own, for this process and the pbem processes it starts."""
+    data = tmp_path / "keychain-data"
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", BACKEND)
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    backend = PlaintextKeyring()
+    backend.file_path = str(data / "python_keyring" / "keyring_pass.cfg")
+    keyring.set_keyring(backend)
+    return backend
+
+
+class KeychainPlayer(Player):
+    """A player whose passwords are in the keychain, not in the environment."""
+
+    def env(self) -> dict[str, str]:
+        return {"PBEM_HOME": str(self.home)}

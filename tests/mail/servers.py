@@ -149,7 +149,7 @@ ssl = yes
 ssl_cert = <{cert}
 ssl_key = <{key}
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login{mechanisms}
 default_internal_user = {internal}
 default_internal_group = {internal_group}
 default_login_user = {login}
@@ -158,9 +158,10 @@ mail_location = maildir:~/Maildir
 mail_fsync = never
 passdb {{
   driver = static
+  mechanisms = plain login
   args = password={password}
 }}
-userdb {{
+{oauth2}userdb {{
   driver = static
   args = uid={internal} gid={internal_group} home={dir}/home/%u
 }}
@@ -194,13 +195,20 @@ class Dovecot:
     def append(self, user: str, raw: bytes) -> None:
         """Deliver a message into ``user``'s INBOX, as a delivery agent would (one session
         per user, kept open: a login costs Dovecot a new process)."""
+        try:
+            status, data = self._session(user).append("INBOX", None, None, raw)
+        except imaplib.IMAP4.abort:  # the server ended the session (doveadm kick): again
+            del self.sessions[user]
+            status, data = self._session(user).append("INBOX", None, None, raw)
+        if status != "OK":
+            raise RuntimeError(f"APPEND for {user} refused: {data!r}")
+
+    def _session(self, user: str) -> imaplib.IMAP4:
         imap = self.sessions.get(user)
         if imap is None:
             imap = self.sessions[user] = imaplib.IMAP4(HOST, self.port, timeout=10)
             imap.login(user, PASSWORD)
-        status, data = imap.append("INBOX", None, None, raw)
-        if status != "OK":
-            raise RuntimeError(f"APPEND for {user} refused: {data!r}")
+        return imap
 
     def count(self, user: str) -> int:
         imap = imaplib.IMAP4(HOST, self.port, timeout=10)
@@ -212,8 +220,27 @@ class Dovecot:
                 imap.logout()
 
 
+#: With ``dovecot(..., introspection=URL)``: XOAUTH2 and OAUTHBEARER, each token checked by
+#: POSTing it to URL (RFC 7662 token introspection), which names the user it was given to.
+OAUTH2_PASSDB = """\
+passdb {{
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = {args}
+}}
+"""
+OAUTH2_CONF = """\
+introspection_mode = post
+introspection_url = {url}
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+"""
+
+
 @contextlib.contextmanager
-def dovecot(certs: Certs) -> Iterator[Dovecot]:
+def dovecot(certs: Certs, introspection: str = "") -> Iterator[Dovecot]:
     if not os.path.exists(DOVECOT):
         raise RuntimeError(f"{DOVECOT} is missing: install the Debian package dovecot-imapd")
     # Not under pytest's tmp_path: as root Dovecot's own users must reach the mail folders.
@@ -232,6 +259,11 @@ def dovecot(certs: Certs) -> Iterator[Dovecot]:
     shutil.copy(certs.cert, directory / "cert.pem")
     shutil.copy(certs.key, directory / "key.pem")
     conf = directory / "dovecot.conf"
+    oauth2 = ""
+    if introspection:
+        args = directory / "dovecot-oauth2.conf.ext"
+        args.write_text(OAUTH2_CONF.format(url=introspection))
+        oauth2 = OAUTH2_PASSDB.format(args=args)
     conf.write_text(
         DOVECOT_CONF.format(
             dir=directory,
@@ -244,6 +276,8 @@ def dovecot(certs: Certs) -> Iterator[Dovecot]:
             password=PASSWORD,
             port=port,
             tls_port=tls_port,
+            mechanisms=" xoauth2 oauthbearer" if introspection else "",
+            oauth2=oauth2,
         )
     )
     output = directory / "output.log"
@@ -313,7 +347,7 @@ class Delivery:
 
 def _authenticate(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> Any:
     ok = isinstance(data, LoginPassword) and data.password == PASSWORD.encode()
-    return AuthResult(success=ok, auth_data=data)
+    return AuthResult(success=ok, handled=False, auth_data=data)
 
 
 @dataclass
@@ -325,10 +359,18 @@ class Smtp:
 
 
 @contextlib.contextmanager
-def smtp_server(certs: Certs, imap: Dovecot, security: str = "starttls") -> Iterator[Smtp]:
-    """aiosmtpd requiring a login; ``security`` is ``starttls`` or ``tls`` (implicit)."""
-    delivery = Delivery(imap)
-    port = free_port()
+def smtp_server(
+    certs: Certs,
+    imap: Dovecot,
+    security: str = "starttls",
+    delivery: Delivery | None = None,
+    port: int = 0,
+) -> Iterator[Smtp]:
+    """aiosmtpd requiring a login; ``security`` is ``starttls`` or ``tls`` (implicit);
+    ``delivery``: a handler of one's own (one with more AUTH mechanisms, say); ``port``: a
+    given one (a server started again where it was)."""
+    delivery = delivery or Delivery(imap)
+    port = port or free_port()
     context = server_context(certs)
     options: dict[str, Any] = {"authenticator": _authenticate, "auth_required": True}
     if security == "tls":
@@ -361,6 +403,8 @@ class DroppingRelay:
         self._listener = socket.create_server((HOST, 0))
         self.port = int(self._listener.getsockname()[1])
         self._open: list[socket.socket] = []
+        self.commands: list[bytes] = []
+        """What clients said to the server, chunk by chunk (to count IDLE commands)."""
         threading.Thread(target=self._accept, daemon=True).start()
 
     def drop(self, pattern: bytes, occurrence: int = 1) -> None:
@@ -385,6 +429,8 @@ class DroppingRelay:
     ) -> None:
         try:
             while data := src.recv(65536):
+                if not down:
+                    self.commands.append(data)
                 if down and self.hide:
                     data = data.replace(self.hide, b"")
                 if seen is not None and self.pattern and self.pattern in data:

@@ -81,26 +81,32 @@ def test_settings_that_would_break_a_mail_or_a_command_are_refused(
     assert mail_config.load().smtp.ca_file == str(certs.ca)
 
 
-def test_a_password_is_stored_only_when_insisted_on() -> None:
+def test_a_password_is_never_stored_in_the_file() -> None:
+    """Issue 29: the keychain or nothing (tests/mail/test_keychain.py); the settings file
+    holds no password, even when asked."""
+    pbem("config", "set", "smtp.host", "mail.example.org")
+    pbem("config", "set", "smtp.user", "me@example.org")
     refused = pbem("config", "set", "smtp.password", "hunter2", code=2)
-    assert "stored in clear" in refused.stderr and "PBEM_SMTP_PASSWORD" in refused.stderr
-    assert not mail_config.config_path().exists()
-    pbem("config", "set", "smtp.password", "hunter2", "--store-in-clear")
+    assert "never stored in clear" in refused.stderr and "PBEM_SMTP_PASSWORD" in refused.stderr
+    refused = pbem("config", "set", "smtp.password", "hunter2", "--store-in-clear", code=2)
+    assert "No such option '--store-in-clear'" in refused.stderr
     path = mail_config.config_path()
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert json.loads(pbem("config", "show", "--json").stdout)["smtp"]["password"] == "(stored)"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and b"hunter2" not in path.read_bytes()
+    config = mail_config.load()
+    with pytest.raises(UsageError, match=r"goes to the keychain, never to mail\.json"):
+        mail_config.set_value(config, "smtp.password", "hunter2")
 
 
 def test_where_a_password_comes_from(monkeypatch: pytest.MonkeyPatch) -> None:
     server = Smtp(host="h", user="me")
-    with pytest.raises(UsageError, match=r"needed: set \$PBEM_SMTP_PASSWORD"):
+    with pytest.raises(UsageError, match=r"needed: set \$PBEM_SMTP_PASSWORD$"):
         mail_config.password(server, "smtp", None)
     assert mail_config.password(server, "smtp", lambda prompt: "typed") == "typed"
-    server.password = "stored"
-    assert mail_config.password(server, "smtp", None) == "stored"
     monkeypatch.setenv("PBEM_SMTP_PASSWORD", "from env")
     assert mail_config.password(server, "smtp", None) == "from env"
     assert mail_config.password(Imap(host="h"), "imap", None) is None  # no user, no login
+    oauth = Imap(host="h", user="me", auth="xoauth2")
+    assert mail_config.password(oauth, "imap", lambda prompt: "never") is None
 
 
 def test_no_password_in_clear_over_the_network() -> None:

@@ -15,7 +15,10 @@ import pytest
 from imapclient import IMAPClient
 
 from pbem.crypto.keyring import Keyring
+from pbem.mail import config as mail_config
+from pbem.mail import transport
 from pbem.mail.memory import Memory
+from pbem.mail.waiting import Waiter
 from pbem.play.author import automatic
 from pbem.store.journal import Journal
 from tests.mail.conftest import Player, new_game
@@ -297,3 +300,35 @@ def test_a_mailbox_named_in_any_language_is_read(
     bob.run("config", "set", "imap.mailbox", folder)
     out, _ = watch(bob)
     assert "new game" in out and "made 1 automatic step" in out
+
+
+def test_a_mailbox_with_a_non_ascii_name_is_read_and_waited_on(
+    trio: list[Player], tmp_path: Path, imap: Dovecot
+) -> None:
+    """Issue 29: ``imap.mailbox Entwürfe`` (modified UTF-7 on the wire, ``Entw&APw-rfe``):
+    the robot reads it, idles on it, and exits 0, not 3."""
+    alice, bob, _ = trio
+    client = IMAPClient(HOST, imap.port, ssl=False)
+    client.login(bob.email, PASSWORD)
+    client.create_folder("Entwürfe")
+    bob.run("config", "set", "imap.mailbox", "Entwürfe")
+    alice.run("send", new_game(trio, tmp_path))  # into the INBOX: not the robot's mailbox
+    raw = imap_raw(imap, bob.email, 1)
+    out, _ = watch(bob)
+    assert out == "" and bob.store().ids() == []
+    client.append("Entwürfe", raw)
+    client.logout()
+    out, _ = watch(bob)
+    assert "new game" in out and "made 1 automatic step" in out
+    assert folder_names(imap, bob) == ["Entwürfe", "INBOX"]
+    settings = mail_config.load(bob.home)
+    uidvalidity, last = Memory(bob.store()).last_read(transport.mailbox_key(settings.imap))
+    assert last == 1 and Waiter(settings.imap, PASSWORD).wait(3, uidvalidity, last) == "timeout"
+
+
+def folder_names(imap: Dovecot, player: Player) -> list[str]:
+    client = IMAPClient(HOST, imap.port, ssl=False)
+    client.login(player.email, PASSWORD)
+    names = sorted(name for _, _, name in client.list_folders())
+    client.logout()
+    return names
