@@ -30,6 +30,7 @@ from pbem.format.errors import UsageError
 from pbem.format.words import plural
 
 if TYPE_CHECKING:  # the core is imported by the command that runs: a TAB completes without it
+    from pbem.format.card import IdentityCard
     from pbem.ledger.position import Position
     from pbem.store.exports import Opened
     from pbem.store.store import Store
@@ -146,6 +147,24 @@ def _recent_notes(
     return [{"step": i + 1, "text": n.line(pos.names, seat)} for i, shown in recent for n in shown]
 
 
+def _known(
+    pos: Position, seat: int, me: IdentityCard, as_name: str | None
+) -> dict[str, str] | None:
+    """What the seat privately knows, so that ``moves`` offers no move its ``pbem`` would
+    refuse to sign (T-7.3: a region card that cannot protect that class); None when
+    nothing is private, or when the identity was implied and cannot be opened unasked."""
+    from pbem.play.author import private_knowledge
+
+    if not _needs_secrets(pos, seat):
+        return None
+    try:
+        return private_knowledge(pos, identity(me.name, pos.cards))
+    except UsageError:
+        if as_name is not None or os.environ.get("PBEM_AS"):
+            raise
+        return None
+
+
 def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> list[str]:
     """What only ``as_name`` may see, decrypted here with its own keys."""
     from pbem.play.author import own_sealed_action, private_knowledge
@@ -194,7 +213,7 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
         return
     assert aw is not None
-    legal = pos.rules.legal_actions(pos.state, seat)
+    legal = pos.rules.listed_actions(pos.state, seat, _known(pos, seat, me, as_name))
     texts = [pos.rules.format_action(pos.state, seat, action) for action in legal]
     help_text = pos.rules.notation_help(pos.state, seat)
     sample = pos.rules.samples(pos.state, seat)
