@@ -475,8 +475,9 @@ def config_show(as_json: bool) -> None:
 @json_option
 @reports_errors
 def config_set(key: str, value: str | None, store_in_clear: bool, as_json: bool) -> None:
-    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, imap.mailbox, notify, ...;
-    bot.NAME: the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy)."""
+    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, smtp.ca_file, imap.mailbox,
+    notify, ...; every key: pbem config show; bot.NAME: the bot pbem watch --as NAME plays
+    that identity's seats with, e.g. greedy)."""
     from pbem.mail import config as mail_config
 
     settings = mail_config.load()
