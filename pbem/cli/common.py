@@ -377,18 +377,23 @@ def said_read(opened: Opened, store: Store, as_json: bool) -> dict[str, Any]:
 
 
 def own_name(as_name: str | None, keyring: Keyring, seats: list[IdentityCard] | None) -> str:
-    """``--as``, else ``$PBEM_AS``, else the one own identity (holding a seat, when given)."""
+    """Who acts, decided in one place for every command: ``--as``, else ``$PBEM_AS``, else
+    the own identity that holds a seat in the game (``seats``, when given), else the only
+    own identity. ``--as`` is needed only to choose among several seated (or, outside a
+    game, several) identities; the refusal then names them."""
     name = as_name or os.environ.get("PBEM_AS")
     if name is not None:
         return name
     own = [card for card, private in keyring.list() if private]
-    if seats is not None:
-        keys = {c.sign_key for c in seats}
-        own = [c for c in own if c.sign_key in keys] or own
+    keys = {c.sign_key for c in seats or []}
+    seated = [c for c in own if c.sign_key in keys]
+    own = seated or own
+    if not own:
+        raise UsageError("your keyring holds no identity of yours (make one: pbem key new NAME)")
     if len(own) != 1:
-        raise UsageError(
-            f"say who you are with --as NAME (your keyring holds {len(own)} identities)"
-        )
+        names = ", ".join(sorted(c.name for c in own))
+        where = "hold a seat in this game" if seated else "are in your keyring"
+        raise UsageError(f"say who you are with --as NAME (these identities {where}: {names})")
     return own[0].name
 
 
@@ -398,6 +403,30 @@ def identity(as_name: str | None, seats: list[IdentityCard] | None = None) -> Id
 
     keyring = Keyring()
     return load_identity(keyring, own_name(as_name, keyring, seats))
+
+
+def read_as(as_name: str | None, seats: list[IdentityCard]) -> Identity | None:
+    """Who reads a game's private parts (``log``, ``show``): the one named (``--as`` or
+    ``$PBEM_AS``; its failure is an error), else the own identity seated in the game when
+    it can be opened without asking (no passphrase, or ``$PBEM_PASSPHRASE``), else nobody."""
+    if as_name is not None or os.environ.get("PBEM_AS"):
+        return identity(as_name, seats)
+    card = own_card(None, seats)
+    if card is None or card.sign_key not in {c.sign_key for c in seats}:
+        return None
+    try:
+        return identity(card.name, seats)
+    except UsageError:
+        return None
+
+
+def acting_card(as_name: str | None, seats: list[IdentityCard]) -> IdentityCard:
+    """Who acts in a game, without unsealing anything; when it cannot be told, the refusal
+    names the candidates (``own_name``)."""
+    from pbem.crypto.keyring import Keyring
+
+    keyring = Keyring()
+    return keyring.card(own_name(as_name, keyring, seats))
 
 
 def own_card(as_name: str | None, seats: list[IdentityCard] | None = None) -> IdentityCard | None:

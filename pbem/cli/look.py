@@ -6,11 +6,13 @@ player's own private items (``--as``)."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from pbem.cli.common import (
+    acting_card,
     as_option,
     awaited,
     complete_own_identity,
@@ -19,6 +21,7 @@ from pbem.cli.common import (
     identity,
     json_option,
     own_card,
+    read_as,
     reports_errors,
     said_read,
 )
@@ -92,15 +95,22 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
     referee = me is not None and me in pos.genesis.escrow.referees
     if as_name is not None and seat is None and not referee:
         raise UsageError(f"{as_name!r} holds no seat in this game and is no referee")
-    if as_name is not None and seat is not None and _needs_secrets(pos, seat):
-        out += _private(pos, seat, as_name, report)
+    mine = me.name if me is not None and seat is not None else None
+    try:
+        if mine is not None and _needs_secrets(pos, seat):
+            out += _private(pos, seat, mine, report)
+        notes = _recent_notes(store, opened, mine, seat)
+    except UsageError as exc:
+        if as_name is not None or os.environ.get("PBEM_AS"):
+            raise
+        out.append(f"(your private view is not shown: {exc})")
+        notes = _recent_notes(store, opened, None, seat)
     if pos.result is not None:
         result = pos.result
         report["result"] = result.model_dump()
         winners = ", ".join(pos.names[s] for s in result.winners)
         scores = ", ".join(f"{n} {s}" for n, s in zip(pos.names, result.scores, strict=True))
         out.append(f"game over: {winners} won; scores {scores}")
-    notes = _recent_notes(store, opened, as_name, seat)
     report["notes"] = notes
     if notes:
         out.append("notes in the last steps:")
@@ -135,6 +145,24 @@ def _recent_notes(
         reader = identity(as_name, pos.cards)
         recent = [(i, step_notes(steps[i - first], reader, seat)) for i, _ in recent]
     return [{"step": i + 1, "text": n.line(pos.names, seat)} for i, shown in recent for n in shown]
+
+
+def _known(
+    pos: Position, seat: int, me: IdentityCard, as_name: str | None
+) -> dict[str, str] | None:
+    """What the seat privately knows, so that ``moves`` offers no move its ``pbem`` would
+    refuse to sign (T-7.3: a region card that cannot protect that class); None when
+    nothing is private, or when the identity was implied and cannot be opened unasked."""
+    from pbem.play.author import private_knowledge
+
+    if not _needs_secrets(pos, seat):
+        return None
+    try:
+        return private_knowledge(pos, identity(me.name, pos.cards))
+    except UsageError:
+        if as_name is not None or os.environ.get("PBEM_AS"):
+            raise
+        return None
 
 
 def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> list[str]:
@@ -172,11 +200,10 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
-    me: IdentityCard | None = own_card(as_name, pos.cards)
+    me = acting_card(as_name, pos.cards)
     seat = seat_of_card(pos, me)
     if seat is None:
-        who = as_name or (me.name if me else "you")
-        raise UsageError(f"{who!r} holds no seat in this game")
+        raise UsageError(f"{me.name!r} holds no seat in this game")
     read = said_read(opened, store, as_json)
     aw = pos.awaiting
     voids = needs_decision(pos) and answer_voids_call(pos, seat)  # it may still answer
@@ -186,7 +213,7 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
         return
     assert aw is not None
-    legal = pos.rules.legal_actions(pos.state, seat)
+    legal = pos.rules.listed_actions(pos.state, seat, _known(pos, seat, me, as_name))
     texts = [pos.rules.format_action(pos.state, seat, action) for action in legal]
     help_text = pos.rules.notation_help(pos.state, seat)
     sample = pos.rules.samples(pos.state, seat)
@@ -235,7 +262,7 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
     store = Store(progress=Progress())
     opened = open_game(store, target)
     pos = opened.position
-    reader = identity(as_name, pos.cards) if as_name is not None else None
+    reader = read_as(as_name, pos.cards)
     seat = seat_of_card(pos, reader.card) if reader is not None else None
     if reader is not None and seat is None:
         raise UsageError(f"{as_name!r} holds no seat in this game")

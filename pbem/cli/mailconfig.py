@@ -99,11 +99,12 @@ def config_show(as_json: bool) -> None:
 @json_option
 @reports_errors
 def config_set(key: str, value: str | None, as_json: bool) -> None:
-    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, smtp.auth, imap.mailbox,
-    imap.oauth2_command, notify, ...; bot.NAME: the bot pbem watch --as NAME plays that
-    identity's seats with, e.g. greedy). smtp.password and imap.password go to the
-    operating system's keychain, never to the file: leave VALUE out to be asked for it.
-    A password an older pbem stored in clear is moved to the keychain first."""
+    """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, smtp.auth, smtp.ca_file,
+    imap.mailbox, imap.oauth2_command, notify, ...; every key: pbem config show; bot.NAME:
+    the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy).
+    smtp.password and imap.password go to the operating system's keychain, never to the
+    file: leave VALUE out to be asked for it. A password an older pbem stored in clear is
+    moved to the keychain first."""
     from pbem.mail import config as mail_config
     from pbem.mail import secrets
 

@@ -18,8 +18,8 @@ from pbem.cli.common import (
     emit,
     emit_refused,
     game_argument,
-    identity,
     json_option,
+    read_as,
     reports_errors,
     said_read,
 )
@@ -79,7 +79,7 @@ def show(
             raise
         game, source, read = gamefile.read(Path(target)), Path(target), {}
         place = (source.parent, source.stem)  # refused: drawn as it is, up to its failure
-    reader = identity(as_name, game.genesis.seats) if as_name is not None else None
+    reader = read_as(as_name, game.genesis.seats)
     history = walk(game, reader)
     position = history.position(step)
     seat = seats_of(game.genesis)[position.private.seat] if position.private else None

@@ -238,6 +238,26 @@ class Ruleset(ABC):
         (``pbem moves`` says so). Default: it lists them all."""
         return False
 
+    def listed_actions(
+        self, state: BaseModel, seat: int, known: Mapping[str, str] | None = None
+    ) -> list[Any]:
+        """The legal actions as ``pbem moves`` shows them to a player: with ``known`` (what
+        the seat privately knows) none its own ``pbem`` would refuse to sign, the kinds that
+        must come next first (``required_kinds``), then grouped by kind. ``legal_actions``
+        keeps its order, which bots and search rely on."""
+        legal = self.legal_actions(state, seat)
+        if known:
+            legal = [a for a in legal if self._honest(state, seat, a, known)]
+        required = self.required_kinds(state, seat)
+        kinds = [k for k in dict.fromkeys(map(_kind, legal)) if k in required]
+        kinds += [k for k in dict.fromkeys(map(_kind, legal)) if k not in required]
+        return sorted(legal, key=lambda a: kinds.index(_kind(a)))
+
+    def required_kinds(self, state: BaseModel, seat: int) -> frozenset[str]:
+        """The kinds of action (their ``type``) the seat must make before its decision
+        can end, listed first by ``pbem moves``. Default: none."""
+        return frozenset()
+
     @abstractmethod
     def check(self, state: BaseModel, seat: int, action: Any) -> None:
         """Raise ``RulesError`` (citing the rule) if ``action`` is not legal for ``seat`` now."""
@@ -438,6 +458,11 @@ class Ruleset(ABC):
 
 def _random_bot(rules: Ruleset, state: BaseModel, seat: int, knowledge: Knowledge, rng: Rng) -> Any:
     return rules.random_action(state, seat, rng, knowledge.opened)
+
+
+def _kind(action: Any) -> str:
+    """An action's kind: its ``type`` field, else its class."""
+    return str(getattr(action, "type", type(action).__name__))
 
 
 _ADAPTERS: dict[int, TypeAdapter[Any]] = {}

@@ -105,7 +105,7 @@ def test_reading_a_stored_game_loads_its_game_and_no_mail(tmp_path: Path) -> Non
     loaded(tmp_path, "status", str(MORNING))  # imported into the store once
     for args, said in (
         (("status", str(MORNING)), "seat 0: anne"),
-        (("moves", str(MORNING)), "holds no seat in this game"),  # read, then refused
+        (("moves", str(MORNING)), "holds no identity of yours"),  # read, then refused
         (("log", str(MORNING)), "anne"),
         (("games",), "o6Qb0srh"),
     ):

@@ -24,6 +24,7 @@ from pbem.games.rattus import (
     setup,
     text,
     topics,
+    turn,
 )
 from pbem.games.rattus.actions import Action, Protect
 from pbem.games.rattus.search import RattusSearch
@@ -100,6 +101,11 @@ class Rattus(Ruleset):
 
     def legal_actions(self, state: State, seat: int) -> list[Any]:
         return list(flow.actions(state, seat))
+
+    def required_kinds(self, state: State, seat: int) -> frozenset[str]:
+        """T-5: on a turn, the cubes must be placed (B) when a region takes them, then the
+        plague moved (C); taking a class card and the abilities may come in any order."""
+        return turn.required_kinds(state, seat) if flow.stage(state) == "turn" else frozenset()
 
     def check(self, state: State, seat: int, action: Any) -> None:
         flow.check(state, seat, action)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.format.words import plural
 from pbem.games.rattus.state import State
+from pbem.games.rattus.topics import face_effect
 
 
 def _cubes(state: State, seat: int) -> int:
@@ -46,7 +47,7 @@ def consequences(before: State, after: State, names: list[str]) -> list[str]:
         lost = [f"{names[s]} {n}" for s, n in enumerate(token.losses) if n]
         outbreak = "breaks out" if token.broke_out else "does not break out"
         losses = f"; lost: {', '.join(lost)}" if lost else ""
-        lines.append(f"rat token in {token.region}: {token.face}, {outbreak}{losses}")
+        lines.append(f"rat token in {token.region}: {outbreak}{losses} ({face_effect(token.face)})")
     for seat, name in enumerate(names):
         parts = _seat(before, after, seat)
         if parts:

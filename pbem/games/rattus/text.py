@@ -111,7 +111,8 @@ def render(s: State, names: list[str], awaited: Decision, stage: str) -> str:
         last = s.revealed[-1]
         lost = ", ".join(f"{names[i]} -{n}" for i, n in enumerate(last.losses) if n) or "no loss"
         effect = f"broke out: {lost}" if last.broke_out else "no effect"
-        lines.append(f"Last revealed: {last.face} ({last.handle}) in {last.region}, {effect}")
+        lines.append(f"Last revealed ({last.handle}) in {last.region}, {effect}")
+        lines.append(f"  {topics.face_effect(last.face)}")
     lines.append(_awaited(s, names, awaited, stage))
     hint = lookup_hint("rattus", lines[-1])
     lines += [hint] if hint else []
@@ -191,5 +192,5 @@ def private(s: State, seat: int, known: Mapping[str, str]) -> str:
         if face is None:
             continue
         where = next((f"in {r.name}" for r in s.regions if handle in r.tokens), "revealed")
-        lines.append(f"{handle} ({where}): {topics.face_text(face)}")
+        lines.append(f"{handle} ({where}): {topics.face_effect(face.id)}")
     return "\n".join(lines)

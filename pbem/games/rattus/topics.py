@@ -8,6 +8,7 @@ shipped rules text (what a card does, what a symbol does), so that neither is wr
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 from pbem.games.rattus import data
@@ -79,11 +80,37 @@ def face_text(face: data.TokenFace) -> str:
     return f"{face.id}, threshold {face.threshold}, {' '.join(symbols)}"
 
 
+@cache
+def _meanings() -> dict[str, str]:
+    """What each symbol does, from the shipped rules text (``symbol_entries``)."""
+    return {e.name: e.text for e in symbol_entries(shipped())}
+
+
+def face_effect(face_id: str) -> str:
+    """What a revealed face does, where it is shown (log, status, page): ``X14`` reads
+    ``X14, threshold 2, islam: breaks out with 2 or more cubes in the region; islam: hits
+    the holder of ...``. An id of no set is shown as it is."""
+    face = data.faces(False).get(face_id) or data.faces(True).get(face_id)
+    if face is None:
+        return face_id
+    meanings = _meanings()
+    symbols = [*face.icons, *(["M"] if face.majority else []), *(["A"] if face.all else [])]
+    said = [f"breaks out with {face.threshold} or more cubes in the region"]
+    said += [f"{symbol}: {meanings[symbol].rstrip('.')}" for symbol in symbols]
+    return f"{face_text(face)}: {'; '.join(said)}"
+
+
+def faces(africanus: bool) -> list[Entry]:
+    """Every face of one set, each with what it does."""
+    return [Entry(t.id, face_effect(t.id), "T-7") for t in data.tokens(africanus).tokens]
+
+
 def tokens(book: Rulebook) -> Topic:
     """The token symbols, then how the thresholds and symbols are spread in each set."""
     entries = symbol_entries(book)
     for africanus in (False, True):
         entries.append(_set_summary(africanus))
+    entries += [*faces(False), *faces(True)]
     example = max(data.tokens().tokens, key=lambda t: (t.majority, len(t.icons) == 1, t.threshold))
     icon = {c.icon: c.name for c in data.class_cards()}[example.icons[0]]
     return Topic(

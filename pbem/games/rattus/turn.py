@@ -47,6 +47,12 @@ def actions(s: State, seat: int) -> Iterator[Action]:
         yield from plague_paths(s, seat)
 
 
+def required_kinds(s: State, seat: int) -> frozenset[str]:
+    """What must come next on a turn (``Ruleset.required_kinds``): B while it is owed
+    (the Peasant's placement counts as B), else C."""
+    return frozenset({"place", "peasant"} if must_place(s, seat) else {"plague"})
+
+
 def placements(s: State, seat: int) -> Iterator[Place | Peasant]:
     if s.progress.placed or s.cube_supply[seat] == 0:
         return

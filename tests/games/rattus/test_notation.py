@@ -135,7 +135,8 @@ def test_render_private_shows_what_the_witch_saw() -> None:
     t.act("witch tokens/0 tokens/2", "swap")
     ((seat, items),) = t.private
     text = RULES.render_private(t.state, seat, {h: faces[h] for h in items})
-    assert text.splitlines() == [
+    assert [line.split(": breaks out")[0] for line in text.splitlines()] == [
         f"tokens/0 (in Italia): {faces['tokens/0']}, threshold 1, bourgeoisie A",
         f"tokens/2 (in Gallia): {faces['tokens/2']}, threshold 2, royalty",
     ]
+    assert "royalty: hits the holder of the King" in text  # issue 32 item 4: what it does
