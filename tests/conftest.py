@@ -37,6 +37,10 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START))
     monkeypatch.delenv("PBEM_AS", raising=False)
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    # English whatever the tester's locale (a test of the languages names its own)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.setenv("LC_MESSAGES", "C")
     PROCESS_JOURNAL.clear()  # each test is a new table: seeded games repeat their ids
     return home
 

@@ -80,6 +80,7 @@ class MailConfig(Settings):
     imap: Imap = Field(default_factory=Imap)
     ui: Ui = Field(default_factory=Ui)
     notify: str = Field("", description="command run when your decision is awaited")
+    lang: Literal["", "en", "ja", "zh-Hant", "zh-Hans"] = Field("", description="pbem's language")
     bot: dict[str, str] = Field(
         default_factory=dict, description="identity name -> the bot pbem watch plays it with"
     )
