@@ -135,9 +135,9 @@ def set_value(config: MailConfig, key: str, value: str, *, store_in_clear: bool)
     """``smtp.host``, ``imap.port``, ``notify``, ``bot.NAME`` …: one setting, checked
     like the file is (a bot spec also against the installed rulesets)."""
     section, _, name = key.partition(".")
-    if key == "notify":
+    if key in {"notify", "lang"}:
         try:
-            config.notify = value
+            setattr(config, key, value)
         except ValidationError as exc:
             raise UsageError(f"{key}: {_said(exc)}") from exc
         return
@@ -186,8 +186,9 @@ def unset_value(config: MailConfig, key: str) -> None:
         config.bot = {k: v for k, v in config.bot.items() if k != name}
         return
     default = MailConfig()
-    model = default if key == "notify" else getattr(default, section, None)
-    field = "notify" if key == "notify" else name
+    top = key in {"notify", "lang"}  # the settings outside a section
+    model = default if top else getattr(default, section, None)
+    field = key if top else name
     if model is None or field not in type(model).model_fields:
         raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
     set_value(config, key, str(getattr(model, field)), store_in_clear=True)

@@ -162,13 +162,17 @@ def test_help_speaks_the_language_for_clicks_words_and_pbems(
 
 def test_the_setting_speaks_and_clicks_errors_are_translated(tmp_path: Path) -> None:
     home = tmp_path / "pbem-home"
-    home.mkdir()
-    (home / "mail.json").write_text(json.dumps({"lang": "ja"}))
+    assert pbem("config", "set", "lang", "ja", PBEM_HOME=str(home)).returncode == 0
+    refused = pbem("config", "set", "lang", "fr", PBEM_HOME=str(home))
+    assert refused.returncode == 2
+    assert "lang: Input should be '', 'en', 'ja', 'zh-Hant' or 'zh-Hans'" in refused.stderr
     run = pbem("status", PBEM_HOME=str(home))
     assert run.returncode == 2
     assert "エラー: 引数がありません 'GAME'" in run.stderr, run.stderr
     run = pbem("--lang", "en", "status", PBEM_HOME=str(home))  # the option wins
     assert "Error: Missing argument 'GAME'" in run.stderr
+    assert pbem("config", "unset", "lang", PBEM_HOME=str(home)).returncode == 0
+    assert "Error: Missing argument" in pbem("status", PBEM_HOME=str(home)).stderr
     run = pbem("--lang", "zh-Hant", "status", str(tmp_path / "missing.json"))
     assert run.stderr.startswith("pbem：錯誤："), run.stderr
 
