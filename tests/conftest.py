@@ -43,6 +43,10 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # test_keychain.py gives a test one of its own), in this process or a pbem subprocess.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     keyring.set_keyring(fail.Keyring())
+    # English whatever the tester's locale (a test of the languages names its own)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.setenv("LC_MESSAGES", "C")
     PROCESS_JOURNAL.clear()  # each test is a new table: seeded games repeat their ids
     return home
 

@@ -42,5 +42,7 @@ def test_wheel_ships_templates_schemas_and_game_data(tmp_path: Path) -> None:
     for game in ("rattus", "rattaneer"):  # the rules at hand (pbem rules) ship too
         assert {f"pbem/games/{game}/rules.md", f"pbem/games/{game}/RULINGS.md"} <= names
     assert any(name.endswith("entry_points.txt") for name in names)
+    for catalog in ("ja", "zh_Hant", "zh_Hans"):  # the compiled translations (issue 30)
+        assert f"pbem/locale/{catalog}/LC_MESSAGES/pbem.mo" in names
     assert "pbem/py.typed" in names  # the API's type hints are for type checkers too
     assert not any("goofspiel" in name for name in names)  # an example, not shipped

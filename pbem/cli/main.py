@@ -19,33 +19,34 @@ import click
 from click.shell_completion import CompletionItem
 
 from pbem import __version__
+from pbem.format.i18n import ENGLISH, LANGUAGES, N_, _, resolve, use
 
 #: Every command, by name: the module and attribute that define it, and the line that
 #: ``pbem --help`` and shell completion show for it, given here so that listing the commands
 #: imports none of them (a TAB costs what the command completed needs, not all of pbem).
 COMMANDS = {
-    "new": ("pbem.cli.game:new", "Create a game of a ruleset and sign its genesis."),
-    "play": ("pbem.cli.game:play", "Check your move, sign it and write the new file."),
-    "merge": ("pbem.cli.game:merge", "Combine copies of one game that arrived apart."),
-    "export": ("pbem.cli.game:export", "Write your newest copy of a game as a file."),
-    "call": ("pbem.cli.rescue:call", "Call seats awaited past their deadline."),
-    "resign": ("pbem.cli.rescue:resign", "Give up your seat to a stand-in."),
-    "handover": ("pbem.cli.rescue:handover", "Hand your seat to a substitute, or co-sign it."),
-    "status": ("pbem.cli.look:status", "Show the table and what is awaited from whom."),
-    "moves": ("pbem.cli.look:moves", "List your legal moves now, with their notation."),
-    "log": ("pbem.cli.look:log", "The verified history, one line per step."),
-    "verify": ("pbem.cli.verify:verify", "Re-check every signature, proof and rule of files."),
-    "show": ("pbem.cli.show:show", "Draw the game as a page: board, players, history."),
-    "key": ("pbem.cli.key:key", "Identities: your keys and the other players' cards."),
-    "send": ("pbem.cli.mail:send", "Mail your newest copy of a game to the players."),
-    "receive": ("pbem.cli.mail:receive", "Import the game files in mail."),
-    "games": ("pbem.cli.mail:games", "The games in your store and whose move it is."),
-    "watch": ("pbem.cli.mail:watch", "The mail robot: import, answer and send by IMAP."),
-    "config": ("pbem.cli.mailconfig:config", "Mail settings: SMTP, IMAP, the notify command."),
-    "rules": ("pbem.cli.rules:rules", "The rules of a game, or one section of them."),
-    "selfplay": ("pbem.cli.selfplay:selfplay", "Play complete games with bots."),
-    "schema": ("pbem.cli.schema:schema", "Write the JSON Schemas of the file format."),
-    "ui": ("pbem.cli.ui:ui", "Show your games in the browser and play them there."),
+    "new": ("pbem.cli.game:new", N_("Create a game of a ruleset and sign its genesis.")),
+    "play": ("pbem.cli.game:play", N_("Check your move, sign it and write the new file.")),
+    "merge": ("pbem.cli.game:merge", N_("Combine copies of one game that arrived apart.")),
+    "export": ("pbem.cli.game:export", N_("Write your newest copy of a game as a file.")),
+    "call": ("pbem.cli.rescue:call", N_("Call seats awaited past their deadline.")),
+    "resign": ("pbem.cli.rescue:resign", N_("Give up your seat to a stand-in.")),
+    "handover": ("pbem.cli.rescue:handover", N_("Hand your seat to a substitute, or co-sign it.")),
+    "status": ("pbem.cli.look:status", N_("Show the table and what is awaited from whom.")),
+    "moves": ("pbem.cli.look:moves", N_("List your legal moves now, with their notation.")),
+    "log": ("pbem.cli.look:log", N_("The verified history, one line per step.")),
+    "verify": ("pbem.cli.verify:verify", N_("Re-check every signature, proof and rule of files.")),
+    "show": ("pbem.cli.show:show", N_("Draw the game as a page: board, players, history.")),
+    "key": ("pbem.cli.key:key", N_("Identities: your keys and the other players' cards.")),
+    "send": ("pbem.cli.mail:send", N_("Mail your newest copy of a game to the players.")),
+    "receive": ("pbem.cli.mail:receive", N_("Import the game files in mail.")),
+    "games": ("pbem.cli.mail:games", N_("The games in your store and whose move it is.")),
+    "watch": ("pbem.cli.mail:watch", N_("The mail robot: import, answer and send by IMAP.")),
+    "config": ("pbem.cli.mailconfig:config", N_("Mail settings: SMTP, IMAP, the notify command.")),
+    "rules": ("pbem.cli.rules:rules", N_("The rules of a game, or one section of them.")),
+    "selfplay": ("pbem.cli.selfplay:selfplay", N_("Play complete games with bots.")),
+    "schema": ("pbem.cli.schema:schema", N_("Write the JSON Schemas of the file format.")),
+    "ui": ("pbem.cli.ui:ui", N_("Show your games in the browser and play them there.")),
 }
 
 
@@ -60,18 +61,26 @@ class Lazy(click.Group):
         if name not in COMMANDS:
             return None
         target, short_help = COMMANDS[name]
-        module, _, attr = target.partition(":")
+        module, _colon, attr = target.partition(":")
         command: click.Command = getattr(importlib.import_module(module), attr)
-        command.short_help = short_help
+        command.short_help = _(short_help)
         return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        with formatter.section("Commands"):
-            formatter.write_dl([(name, COMMANDS[name][1]) for name in self.list_commands(ctx)])
+        with formatter.section(_("Commands")):
+            names = self.list_commands(ctx)
+            formatter.write_dl([(name, _(COMMANDS[name][1])) for name in names])
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The group's help (its docstring), in the reader's language."""
+        if self.help:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(_(self.help))
 
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
         names = [n for n in self.list_commands(ctx) if n.startswith(incomplete)]
-        found = [CompletionItem(n, help=COMMANDS[n][1]) for n in names]
+        found = [CompletionItem(n, help=_(COMMANDS[n][1])) for n in names]
         return found + click.Command.shell_complete(self, ctx, incomplete)
 
     def main(self, args: Sequence[str] | None = None, *more: Any, **extra: Any) -> Any:
@@ -83,6 +92,8 @@ class Lazy(click.Group):
             return super().main(args, *more, **extra)
         argv = list(args) if args is not None else sys.argv[1:]
         as_json = "--json" in argv
+        # --json is for programs, identical in every language (click's errors included)
+        use(ENGLISH if as_json else resolve(lang_option(argv)))
         try:
             done = super().main(argv, *more, **{**extra, "standalone_mode": False})
         except click.ClickException as exc:
@@ -107,7 +118,43 @@ class Lazy(click.Group):
         sys.exit(done if isinstance(done, int) else 0)
 
 
-@click.group(cls=Lazy)
-@click.version_option(version=__version__, prog_name="pbem")
+def lang_option(argv: list[str]) -> str | None:
+    """The value of ``--lang`` among the options before the command (``pbem --lang ja
+    status``), read before click parses anything so that click's own words ("Usage:", its
+    errors) are in that language too."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+        if not arg.startswith("-"):
+            return None
+    return None
+
+
+class Translated(click.Option):
+    """An option whose help is translated when shown (its help is made at import time)."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        return (record[0], _(record[1])) if record else None
+
+
+@click.group(
+    cls=Lazy, help=N_("Play board games by email: every rule enforced, every move signed.")
+)
+@click.version_option(
+    version=__version__,
+    prog_name="pbem",
+    cls=Translated,
+    help=N_("Show the version and exit."),  # click's own words, translated when shown
+)
+@click.option(
+    "--lang",
+    cls=Translated,
+    type=click.Choice(LANGUAGES),
+    expose_value=False,
+    help=N_("The language to speak (else pbem config's lang, else the locale)."),
+)
 def main() -> None:
-    """Play board games by email: every rule enforced, every move signed."""
+    """The ``pbem`` command (its help, above, is translated when shown)."""

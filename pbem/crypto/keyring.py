@@ -37,7 +37,7 @@ from pbem.format.card import (
     normalize_fingerprint,
 )
 from pbem.format.errors import Rejected, UsageError
-from pbem.format.files import atomic_write
+from pbem.format.files import atomic_write, default_home
 from pbem.format.limits import read_input
 
 KEY_FILE_FORMAT = "pbem-key/1"
@@ -49,7 +49,6 @@ _DERIVING = threading.Lock()
 KEY_FILE_DOMAIN = b"pbem/1/keyfile\0"
 
 #: Environment variables read by this module (and only here).
-HOME_ENV = "PBEM_HOME"
 #: FOR TESTS ONLY: when set to "1", new key files are sealed with a deliberately weak
 #: Argon2id cost so that test suites run fast. Loading always uses the parameters stored in
 #: the file, so this never weakens an existing key; it must never be set for real keys.
@@ -201,16 +200,6 @@ class ImportResult(NamedTuple):
 
 #: The passphrase of an identity, for scripts (a person is asked at the terminal instead).
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
-
-
-def default_home() -> Path:
-    """``PBEM_HOME`` if set, else the platform's user data directory for pbem."""
-    env = os.environ.get(HOME_ENV)
-    if env:
-        return Path(env).expanduser()
-    import platformdirs  # only when PBEM_HOME is unset: most commands never need it
-
-    return Path(platformdirs.user_data_dir("pbem"))
 
 
 class Keyring:

@@ -97,3 +97,18 @@ def _sync_dir(folder: Path) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+#: Where pbem keeps its keyring, store and settings when set (else the platform's place).
+HOME_ENV = "PBEM_HOME"
+
+
+def default_home() -> Path:
+    """``PBEM_HOME`` if set, else the platform's user data directory for pbem. Here, in the
+    lowest room, because the language setting is read at start-up before any other room."""
+    env = os.environ.get(HOME_ENV)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs  # only when PBEM_HOME is unset: most commands never need it
+
+    return Path(platformdirs.user_data_dir("pbem"))

@@ -98,6 +98,7 @@ class MailConfig(Settings):
     imap: Imap = Field(default_factory=Imap)
     ui: Ui = Field(default_factory=Ui)
     notify: str = Field("", description="command run when your decision is awaited")
+    lang: Literal["", "en", "ja", "zh-Hant", "zh-Hans"] = Field("", description="pbem's language")
     bot: dict[str, str] = Field(
         default_factory=dict, description="identity name -> the bot pbem watch plays it with"
     )
@@ -156,9 +157,9 @@ def set_value(config: MailConfig, key: str, value: str) -> None:
     """``smtp.host``, ``imap.port``, ``notify``, ``bot.NAME`` …: one setting, checked
     like the file is (a bot spec also against the installed rulesets)."""
     section, _, name = key.partition(".")
-    if key == "notify":
+    if key in {"notify", "lang"}:
         try:
-            config.notify = value
+            setattr(config, key, value)
         except ValidationError as exc:
             raise UsageError(f"{key}: {_said(exc)}") from exc
         return
@@ -204,8 +205,9 @@ def unset_value(config: MailConfig, key: str) -> None:
         config.bot = {k: v for k, v in config.bot.items() if k != name}
         return
     default = MailConfig()
-    model = default if key == "notify" else getattr(default, section, None)
-    field = "notify" if key == "notify" else name
+    top = key in {"notify", "lang"}  # the settings outside a section
+    model = default if top else getattr(default, section, None)
+    field = key if top else name
     if model is None or field not in type(model).model_fields:
         raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
     if field == "password":  # out of the file, and out of the keychain

@@ -1,0 +1,120 @@
+"""The language a person reads pbem in (issue 30): English, Japanese (``ja``), Traditional
+Chinese (``zh-Hant``) or Simplified Chinese (``zh-Hans``).
+
+Messages are the standard ``gettext``'s, in the ``pbem`` domain, from the catalogs in
+``pbem/locale`` (managed with Babel's ``pybabel``; see ``babel.cfg``). The language is, in
+this order: ``--lang``, ``pbem config set lang``, the locale (``LC_ALL``, ``LC_MESSAGES``,
+``LANG``: the first one set decides, as in POSIX), else English.
+
+Only what a person reads is translated: ``--json`` output, move notation, rule ids, error
+``code`` fields and the file format are the same in every language. This module is in the
+lowest room so that every room can translate, and imports only the standard library so
+that start-up stays cheap (Babel is a tool for the catalogs, never imported at run time)."""
+
+from __future__ import annotations
+
+import gettext
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+DOMAIN = "pbem"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+ENGLISH = "en"
+#: The languages, by the name ``--lang`` takes, and the catalog directory of each.
+CATALOGS = {"ja": "ja", "zh-Hant": "zh_Hant", "zh-Hans": "zh_Hans"}
+LANGUAGES = (ENGLISH, *CATALOGS)
+#: The environment variables naming the locale, in POSIX's order of precedence.
+LOCALE_ENVS = ("LC_ALL", "LC_MESSAGES", "LANG")
+#: Chinese regions whose script is Traditional (the rest of Chinese is Simplified).
+TRADITIONAL = ("tw", "hk", "mo", "hant")
+#: The most of ``mail.json`` read for the language (the settings are a few KiB).
+CONFIG_BYTES = 1024 * 1024
+
+_active: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def normalize(value: str) -> str | None:
+    """The language of ``value`` (``ja``, ``ja_JP.UTF-8``, ``zh-TW``, ``zh_Hans``, ``en_GB``
+    …), or None when pbem has no such language (then English is used)."""
+    tag = value.split(".")[0].split("@")[0].replace("-", "_").lower()
+    first, _, rest = tag.partition("_")
+    if first == "en":
+        return ENGLISH
+    if first == "ja":
+        return "ja"
+    if first == "zh":
+        parts = rest.split("_")
+        return "zh-Hant" if any(p in TRADITIONAL for p in parts) else "zh-Hans"
+    return None
+
+
+def from_environment(environ: Mapping[str, str]) -> str:
+    """The language of the locale: the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that
+    is set decides (``C`` or a language pbem lacks: English)."""
+    for name in LOCALE_ENVS:
+        value = environ.get(name)
+        if value:
+            return normalize(value) or ENGLISH
+    return ENGLISH
+
+
+def configured(home: Path) -> str | None:
+    """``lang`` of ``mail.json`` (``pbem config set lang ja``), read without pydantic so that
+    start-up stays cheap. A missing or unreadable file says nothing here: the commands
+    that use the settings report what is wrong with it."""
+    try:
+        with open(home / "mail.json", "rb") as f:
+            data = json.loads(f.read(CONFIG_BYTES))
+    except (OSError, ValueError):
+        return None
+    value = data.get("lang") if isinstance(data, dict) else None
+    return normalize(value) if isinstance(value, str) and value else None
+
+
+def resolve(
+    option: str | None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+) -> str:
+    """The language to use: ``option`` (``--lang``), then the setting, then the locale."""
+    if option:
+        return normalize(option) or ENGLISH
+    if home is None:
+        from pbem.format.files import default_home
+
+        home = default_home()
+    return configured(home) or from_environment(os.environ if environ is None else environ)
+
+
+def use(lang: str) -> None:
+    """Speak ``lang`` from now on: pbem's messages and click's own ("Usage:", "Error:" …).
+    click calls the global ``gettext.gettext``, so the ``pbem`` domain (whose catalogs hold
+    click's strings too) is made the global one and ``LANGUAGE``, gettext's first choice,
+    names the catalog; child processes thus inherit the language too."""
+    global _active
+    catalog = CATALOGS.get(lang)
+    if catalog is None:
+        _active = gettext.NullTranslations()
+    else:
+        _active = gettext.translation(DOMAIN, LOCALE_DIR, languages=[catalog], fallback=True)
+    gettext.bindtextdomain(DOMAIN, str(LOCALE_DIR))
+    gettext.textdomain(DOMAIN)
+    os.environ["LANGUAGE"] = catalog or ENGLISH
+
+
+def _(message: str) -> str:
+    """``message`` in the language in use."""
+    return _active.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """``singular`` or ``plural``, as ``n`` asks, in the language in use."""
+    return _active.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction, translated later where it is shown (a string made
+    at import time, such as a command's summary)."""
+    return message
