@@ -16,6 +16,7 @@ from __future__ import annotations
 import gettext
 import json
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -64,8 +65,11 @@ def configured(home: Path) -> str | None:
     """``lang`` of ``mail.json`` (``pbem config set lang ja``), read without pydantic so that
     start-up stays cheap. A missing or unreadable file says nothing here: the commands
     that use the settings report what is wrong with it."""
-    try:
-        with open(home / "mail.json", "rb") as f:
+    try:  # non-blocking, and only a regular file: a pipe put there would block for ever
+        fd = os.open(home / "mail.json", os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
             data = json.loads(f.read(CONFIG_BYTES))
     except (OSError, ValueError):
         return None
