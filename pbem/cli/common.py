@@ -17,7 +17,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from pbem.format.errors import INTERRUPTED_CODE, IO_CODE, InternalError, PbemError, UsageError
-from pbem.format.i18n import _
+from pbem.format.i18n import _, localize
 
 if TYPE_CHECKING:  # the rest of pbem is imported where it is used: a TAB or --help needs none
     from pbem.crypto.keyring import Keyring
@@ -59,7 +59,7 @@ def fail(
             report["detail"] = detail
         click.echo(json.dumps(report, indent=1, sort_keys=True))
         sys.exit(exit_code)
-    click.echo(_("pbem: error: {message}").format(message=_(one_line)), err=True)
+    click.echo(_("pbem: error: {message}").format(message=localize(one_line)), err=True)
     if detail:
         click.echo(detail, err=True)
     sys.exit(exit_code)

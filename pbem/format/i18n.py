@@ -16,6 +16,7 @@ from __future__ import annotations
 import gettext
 import json
 import os
+import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -34,6 +35,11 @@ TRADITIONAL = ("tw", "hk", "mo", "hant")
 CONFIG_BYTES = 1024 * 1024
 
 _active: gettext.NullTranslations = gettext.NullTranslations()
+_lang = ENGLISH
+#: A placeholder of a ``str.format`` message: ``{name}``, ``{name!r}``, ``{name:>4}``.
+_FIELD = re.compile(r"\{(\w+)(![rsa])?(:[^{}]*)?\}")
+#: Messages with placeholders of the catalog in use, as patterns, most specific first.
+_templates: list[tuple[re.Pattern[str], str]] | None = None
 
 
 def normalize(value: str) -> str | None:
@@ -97,8 +103,9 @@ def use(lang: str) -> None:
     click calls the global ``gettext.gettext``, so the ``pbem`` domain (whose catalogs hold
     click's strings too) is made the global one and ``LANGUAGE``, gettext's first choice,
     names the catalog; child processes thus inherit the language too."""
-    global _active
+    global _active, _lang, _templates
     catalog = CATALOGS.get(lang)
+    _lang, _templates = (lang if catalog else ENGLISH), None
     if catalog is None:
         _active = gettext.NullTranslations()
     else:
@@ -106,6 +113,11 @@ def use(lang: str) -> None:
     gettext.bindtextdomain(DOMAIN, str(LOCALE_DIR))
     gettext.textdomain(DOMAIN)
     os.environ["LANGUAGE"] = catalog or ENGLISH
+
+
+def current() -> str:
+    """The language in use: ``en``, ``ja``, ``zh-Hant`` or ``zh-Hans``."""
+    return _lang
 
 
 def _(message: str) -> str:
@@ -122,3 +134,57 @@ def N_(message: str) -> str:
     """Mark ``message`` for extraction, translated later where it is shown (a string made
     at import time, such as a command's summary)."""
     return message
+
+
+def localize(text: str) -> str:
+    """``text``, English made from a marked message (``N_("{path}: no such file")
+    .format(path=…)``), in the language in use. Errors are made in English, because that
+    is what ``--json``, logs and the files keep; only what a person reads is translated,
+    here, where it is shown. The message is found by matching ``text`` against the
+    catalog's messages (placeholders match anything; the most literal text wins) and the
+    values in its placeholders are localized alike, so an error quoted in another is
+    translated too. A line that matches no message is split at its first ``": "`` (the
+    ``FILE: …`` and ``step 5: …`` prefixes) and its rest localized; else it stays English."""
+    if _lang == ENGLISH or not text:
+        return text
+    direct = _active.gettext(text)
+    if direct != text:
+        return direct
+    for pattern, translated in _patterns():
+        found = pattern.fullmatch(text)
+        if found:
+            values = {k: localize(v) for k, v in found.groupdict().items()}
+            return _FIELD.sub(lambda m, values=values: values[m.group(1)], translated)
+    head, colon, rest = text.partition(": ")
+    return f"{head}{colon}{localize(rest)}" if colon else text
+
+
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    """The catalog's messages with placeholders, as patterns (made once per language)."""
+    global _templates
+    if _templates is None:
+        found = []
+        catalog: dict[object, str] = getattr(_active, "_catalog", {})
+        for key, translated in catalog.items():
+            if isinstance(key, str) and _FIELD.search(key) and _literal(key) >= 3:
+                found.append((_pattern(key), translated, _literal(key)))
+        found.sort(key=lambda item: -item[2])
+        _templates = [(pattern, translated) for pattern, translated, _ in found]
+    return _templates
+
+
+def _literal(message: str) -> int:
+    """How many letters a message has outside its placeholders (how specific it is)."""
+    return sum(c.isalpha() for c in _FIELD.sub("", message))
+
+
+def _pattern(message: str) -> re.Pattern[str]:
+    parts, seen, at = [], set(), 0
+    for field in _FIELD.finditer(message):
+        parts.append(re.escape(message[at : field.start()]))
+        name = field.group(1)
+        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+        at = field.end()
+    parts.append(re.escape(message[at:]))
+    return re.compile("".join(parts), re.DOTALL)

@@ -194,3 +194,24 @@ def test_json_is_the_same_bytes_in_every_language(args: tuple[str, ...]) -> None
     }
     assert len(outputs) == 1, outputs
     assert json.loads(outputs.pop())["ok"] in (True, False)
+
+
+def test_an_error_made_in_english_is_read_in_the_language_in_use() -> None:
+    """Errors are made in English (``--json`` and logs keep it) and translated where shown:
+    the message is found by its pattern, its values localized alike (an error quoted in
+    another), a ``FILE: …`` prefix kept; what no message matches stays English."""
+    from pbem.format import i18n
+
+    try:
+        i18n.use("ja")
+        made = i18n.N_("Argument {name!r} takes {nargs} values.").format(name="x", nargs=2)
+        assert made == "Argument 'x' takes 2 values."
+        assert i18n.localize(made) == "引数 'x' には 2 個の値が必要です。"
+        wrapped = i18n.localize(f"game.json: {made}")
+        assert wrapped == "game.json: 引数 'x' には 2 個の値が必要です。"
+        assert i18n.localize("Aborted!") == "中止しました。"
+        assert i18n.localize("no such message here") == "no such message here"
+        assert i18n.current() == "ja"
+    finally:
+        i18n.use("en")
+    assert i18n.localize(made) == made and i18n.current() == "en"
