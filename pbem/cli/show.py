@@ -73,14 +73,15 @@ def show(
     try:
         opened = open_game(store, target)
         game, source, read = opened.head.file(), opened.source, said_read(opened, store, as_json)
-        place = export_place(opened)
+        place, stored = export_place(opened), True
     except Rejected:
         if not Path(target).is_file():
             raise
         game, source, read = gamefile.read(Path(target)), Path(target), {}
         place = (source.parent, source.stem)  # refused: drawn as it is, up to its failure
+        stored = False  # and every check is made again, to find where it fails
     reader = read_as(as_name, game.genesis.seats)
-    history = walk(game, reader)
+    history = walk(game, reader, stored=stored)
     position = history.position(step)
     seat = seats_of(game.genesis)[position.private.seat] if position.private else None
     if svg_only:

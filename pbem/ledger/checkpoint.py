@@ -31,8 +31,11 @@ stored steps (``Store.head``)."""
 
 #: Fields of a ``Position`` a checkpoint does not keep, and why: the rules and the genesis
 #: are the store's already; the names are the cards'; the history lines and the items taken
-#: are written to the store with the checkpoint; ``last`` is the open batch or interruption.
-NOT_KEPT = frozenset({"rules", "genesis", "genesis_hash", "names", "records", "taken", "last"})
+#: are written to the store with the checkpoint; ``last`` is the open batch or interruption;
+#: ``proven`` is a page's walk's alone (a position read back checks every new step in full).
+NOT_KEPT = frozenset(
+    {"rules", "genesis", "genesis_hash", "names", "records", "taken", "last", "proven"}
+)
 
 
 class CheckpointError(ValueError):

@@ -131,14 +131,19 @@ class Position:
     """The hash of an interruption the next step must follow (it names it as parent)."""
     links: dict[int, bytes] = field(default_factory=dict)
     """Chain links of open seats taken for the batch being completed, by seat."""
+    proven: bool = False
+    """The steps were verified before, by the store that holds these very bytes: their
+    signatures and proofs (the costly part) are not checked again; every rule, link and
+    form is. Only a walk of a stored game sets it (``pbem.view.history.walk``)."""
 
     # ----- construction -----------------------------------------------------------------
 
     @classmethod
-    def start(cls, genesis: Genesis, rules: Ruleset) -> Position:
-        """Check the genesis and await the join batch."""
+    def start(cls, genesis: Genesis, rules: Ruleset, *, proven: bool = False) -> Position:
+        """Check the genesis and await the join batch (``proven``: see the field)."""
         names = [card.name for card in genesis.seats]
         pos = cls(rules=rules, genesis=genesis, genesis_hash=hash_of(genesis), names=names)
+        pos.proven = proven
         check_genesis(genesis, rules)
         pos.cards = list(genesis.seats)
         pos.latest = pos.since = genesis.time
@@ -151,7 +156,7 @@ class Position:
         keys[genesis.creator] = Tabletop.check_key(
             genesis.game, genesis.creator, genesis.deck_key, genesis.deck_proof
         )
-        pos.table = Tabletop(genesis.game, keys)
+        pos.table = Tabletop(genesis.game, keys, proven=proven)
         if genesis.escrow.mode != "none":
             try:
                 escrow = check_escrow(pos, genesis.creator, genesis.escrow.deal)
@@ -337,7 +342,8 @@ class Position:
                 index, seat, self.names, "names the wrong parent step (broken hash link or replay)"
             )
         try:
-            verify_signature(signer_card(self, seat).sign_key, item)
+            if not self.proven:
+                verify_signature(signer_card(self, seat).sign_key, item)
         except Rejected as exc:  # a StepRejected, so that --json can name step and seat
             raise StepRejected(index, seat, self.names, "bad signature") from exc
         try:

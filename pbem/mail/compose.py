@@ -103,7 +103,7 @@ def public_page(head: Head) -> str:
     from pbem.view.history import walk  # the viewer is needed only when mail is composed
     from pbem.view.render import page_html
 
-    history = walk(head.file(), None)
+    history = walk(head.file(), None, stored=True)
     return page_html(history, history.position(None), source=attachment_name(head), reader=None)
 
 

@@ -157,7 +157,7 @@ def game_page(
     pos = head.position
     seat = seat_of_card(pos, me)
     reader = reader if seat is not None else None
-    history = walk(head.file(), reader)
+    history = walk(head.file(), reader, stored=True)
     seats = seats_of(pos.genesis)
     newest = newest_export(store, game, of_head=True)  # the page names the file it shows
     context = page_context(

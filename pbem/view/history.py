@@ -101,12 +101,14 @@ class History:
         return self.positions[step]
 
 
-def walk(game: GameFile, identity: Identity | None = None) -> History:
+def walk(game: GameFile, identity: Identity | None = None, *, stored: bool = False) -> History:
     """Verify ``game`` step by step, keeping each position (and, with ``identity``, what
     that seat privately knew there). A bad genesis or unknown rules raise ``Rejected``:
-    then nothing at all can be trusted or drawn."""
+    then nothing at all can be trusted or drawn. ``stored``: these are the bytes of a
+    store's game, which verified them when it took them; their signatures and proofs, most
+    of a walk's time, are not checked again (``Position.proven``)."""
     rules = registry.get(game.genesis.ruleset.id)
-    replay = Replay.start(game.genesis, rules)
+    replay = Replay.start(game.genesis, rules, proven=stored)
     seat = seat_of(replay, identity) if identity is not None else None
     reader = _PrivateReader(replay, identity, seat)
     positions = [_position(replay, -1, reader)]
