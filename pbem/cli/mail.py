@@ -226,7 +226,8 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
     rows = []
     finished = 0
     for game in store.ids():
-        pos = store.head(game).position
+        head = store.head(game)
+        pos = head.position
         if pos.result is not None and not show_all:
             finished += 1
             continue
@@ -239,7 +240,7 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
                 "over": pos.result is not None,
                 "seats": [f"{c.name} <{c.email}>" for c in pos.cards],
                 "your_move": waits_for(pos, me),
-                "unsent": unsent(store, game, me),
+                "unsent": unsent(store, game, me, head),
                 "file": newest_export(store, game),
                 "waiting_mail": sum(w.game == game for w in waiting),
             }

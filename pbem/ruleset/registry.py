@@ -30,14 +30,16 @@ def _load(target: str) -> type[Ruleset]:
     return cls
 
 
+@cache
 def installed() -> dict[str, str]:
-    """Ruleset id -> ``module:Class`` for the rulesets installed as packages."""
+    """Ruleset id -> ``module:Class`` for the rulesets installed as packages: read once a
+    process (scanning every installed package's metadata is what it costs)."""
     return {ep.name: ep.value for ep in entry_points(group=GROUP)}
 
 
 def available() -> dict[str, str]:
     """``installed()`` plus the rulesets named in ``PBEM_RULESETS``."""
-    found = installed()
+    found = dict(installed())
     for item in os.environ.get("PBEM_RULESETS", "").split(","):
         item = item.strip()
         if item:

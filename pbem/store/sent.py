@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from pbem.format.card import IdentityCard
 from pbem.ledger.position import Position
+from pbem.store.head import Head
 from pbem.store.store import Store
 
 SIGNED, SENT = "signed:", "sent:"
@@ -82,11 +83,12 @@ def sent_reach(store: Store, game: str) -> int:
     return _read(store, SENT + game)
 
 
-def unsent(store: Store, game: str, me: IdentityCard | None) -> bool:
+def unsent(store: Store, game: str, me: IdentityCard | None, read: Head | None = None) -> bool:
     """Whether ``me`` signed something in ``game`` here that was not mailed from here,
-    while another seat is awaited (see the module doc)."""
+    while another seat is awaited (see the module doc). ``read``: the game's head as the
+    caller took it (``Store.head``: given back unless the store moved on)."""
     with store.reading():
-        pos = store.head(game).position
+        pos = store.head(game, read).position
         seat = _seat(pos, me)
         if seat is None or not any(s != seat for s in pos.remaining()):
             return False

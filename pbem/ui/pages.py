@@ -112,7 +112,8 @@ def deadline(position: Position) -> str:
 def games_page(store: Store, me: IdentityCard, token: str, root: str) -> Page:
     rows = []
     for game in store.ids():
-        pos = store.head(game).position
+        head = store.head(game)
+        pos = head.position
         seat = seat_of_card(pos, me)
         waiting = [pos.cards[s].name for s in pos.remaining()]
         rows.append(
@@ -125,7 +126,7 @@ def games_page(store: Store, me: IdentityCard, token: str, root: str) -> Page:
                 "next": describe_awaiting(pos),
                 "over": pos.result is not None,
                 "yours": decides(pos, seat),
-                "unsent": unsent(store, game, me),
+                "unsent": unsent(store, game, me, head),
                 "automatic": owes_automatic(pos, seat),
                 "seated": seat is not None,
                 "deadline": deadline(pos),
@@ -179,7 +180,7 @@ def game_page(
         "private": reader is not None,
         "labels": labels_for(pos.rules, pos.state, known) if known else {},
         **sending,
-        "unsent": unsent(store, game, me),
+        "unsent": unsent(store, game, me, head),
     }
     return _render(
         "game.html.j2",
