@@ -295,9 +295,12 @@ def compose(
     msg.add_attachment(
         attached.data, maintype="application", subtype=attached.subtype, filename=attached.name
     )
-    if page:
+    if page:  # quoted-printable: a page is mostly ASCII, a quarter smaller than in base64
         msg.add_attachment(
-            public_page(head), subtype="html", cte="base64", filename=attachment_name(head, ".html")
+            public_page(head),
+            subtype="html",
+            cte="quoted-printable",
+            filename=attachment_name(head, ".html"),
         )
     return msg
 
