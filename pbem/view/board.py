@@ -57,7 +57,7 @@ class Chip:
     it cannot be picked."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Note:
     """A line of text on the board; ``style`` is its CSS class in the SVG."""
 

@@ -51,7 +51,7 @@ PHASES = {
 }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Badge:
     """A dark label on a region: its token count, the plague, the caravan."""
 
@@ -65,18 +65,20 @@ class Badge:
     """The handles of the face-down tokens it counts, to pick one by clicking (``pbem ui``)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Region:
-    """One region in use: its outline and what stands in it."""
+    """One region in use: its outline and what stands in it. A value (frozen, of tuples):
+    most regions look the same from one step to the next, and a page draws each look once
+    (``pbem.view.render.region_svg``)."""
 
     name: str
     points: str
     x: float
     y: float
     highlight: bool
-    badges: list[Badge]
-    chips: list[Chip]
-    notes: list[Note]
+    badges: tuple[Badge, ...]
+    chips: tuple[Chip, ...]
+    notes: tuple[Note, ...]
 
 
 @dataclass
@@ -292,9 +294,9 @@ def _region(
         x=x,
         y=y,
         highlight=resolving,
-        badges=badges,
-        chips=chips,
-        notes=notes,
+        badges=tuple(badges),
+        chips=tuple(chips),
+        notes=tuple(notes),
     )
 
 

@@ -20,12 +20,14 @@ import base64
 import gzip
 import importlib
 import json
-from functools import cache
+from collections.abc import Hashable
+from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
 from pydantic import BaseModel
 
+from pbem.format import i18n
 from pbem.format.gamefile import Genesis
 from pbem.format.resources import resource_dir
 from pbem.ruleset.rules import Ruleset
@@ -51,7 +53,7 @@ def view_for(ruleset: str) -> BoardView:
 
 @cache
 def _templates() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(resource_dir("templates") / "view"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -59,6 +61,23 @@ def _templates() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.globals["piece"] = piece
+    return env
+
+
+def piece(template: str, macro: str, value: Hashable) -> str:
+    """``macro`` of ``template`` drawn for ``value``, a frozen part of a board (a region as
+    it stands): each distinct look is drawn once a process. A page draws every position of
+    a game, and most parts look the same from one step to the next (the Africanus example:
+    6,052 regions drawn, 265 distinct)."""
+    return _piece(template, macro, value, i18n.current())
+
+
+@lru_cache(maxsize=4096)
+def _piece(template: str, macro: str, value: Hashable, lang: str) -> str:
+    """``piece``, by language too (a macro's words are in the language in use)."""
+    drawn: str = getattr(_templates().get_template(template).module, macro)(value)
+    return drawn
 
 
 def board_svg(history: History, position: Position) -> str | None:
