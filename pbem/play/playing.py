@@ -106,7 +106,7 @@ def play_moves(
             note.check(pos, seat)
         journal = Journal(store)
         made = automatic(pos, me, journal=journal)
-        if moves and seat not in pos.remaining():
+        if moves and seat not in pos.remaining() and not made:
             raise Rejected(_not_yours(journal, pos, seat, moves[0]), **_at(pos, seat))
         done: list[str] = []
         left: list[str] = []

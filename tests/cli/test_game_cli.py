@@ -119,6 +119,16 @@ def test_wrong_seat_and_double_action(table: Path) -> None:
     )
 
 
+def test_a_move_typed_when_only_an_automatic_step_is_owed_keeps_that_step(table: Path) -> None:
+    """Bob types a move while his join is owed: the join is automatic, made and kept, and
+    the move is reported as not played (the game waits for carol); before, the refusal of
+    the move threw the join away with it."""
+    report = json.loads(ok("play", "g.json", "join", "--as", "bob", "--json").stdout)
+    assert report["automatic"] == 1 and report["played"] == []
+    assert report["not_played"] == ["join"] and report["awaiting"] == ["carol"]
+    error(1, "nothing to do: carol to join", "play", report["file"], "--as", "bob")
+
+
 def at_guess(table: Path) -> Path:
     """Everyone joined and the setup beacon made: the sealed guesses are awaited."""
     f = last_file(ok("play", "g.json", "--as", "bob", "--json"))
