@@ -63,6 +63,9 @@ class Lazy(click.Group):
         target, short_help = COMMANDS[name]
         module, _colon, attr = target.partition(":")
         command: click.Command = getattr(importlib.import_module(module), attr)
+        from pbem.cli.helptexts import translate
+
+        translate(command)
         command.short_help = _(short_help)
         return command
 
