@@ -15,6 +15,7 @@ from typing import IO, Any
 
 import click
 
+from pbem.cli.commands import COMMANDS
 from pbem.format.i18n import _
 
 _ENGLISH = "_pbem_english_help"
@@ -43,8 +44,6 @@ def _items(command: click.Command) -> Iterator[Any]:
 
 def texts() -> list[str]:
     """Every help text of every command and option, in English."""
-    from pbem.cli.main import COMMANDS
-
     found: list[str] = []
     for target, _summary in COMMANDS.values():
         module, _colon, attr = target.partition(":")
