@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.crypto import deck, passes, shuffleproof
 from pbem.crypto.deck import Ciphertext
-from pbem.crypto.group import DeckError, Point
+from pbem.crypto.group import DeckError, Point, stored_point
 from pbem.format.canonical import b64d, b64e, canonical
 from pbem.format.errors import Rejected
 from pbem.ruleset.rules import Reveal
@@ -48,10 +48,14 @@ def encode_deck(cts: list[Ciphertext]) -> list[list[str]]:
     return [[b64e(ct.c1), b64e(ct.c2)] for ct in cts]
 
 
-def decode_deck(data: Any, size: int, what: str) -> list[Ciphertext]:
+def decode_deck(data: Any, size: int, what: str, *, proven: bool = False) -> list[Ciphertext]:
+    """A deck as a step carries it; its points validated, unless ``proven`` (the store
+    validated these very bytes when it took the step: ``Tabletop.proven``)."""
     if not isinstance(data, list) or len(data) != size:
         raise Rejected(f"{what} must list {size} ciphertexts")
     try:
+        if proven:
+            return [Ciphertext(*(stored_point(b64d(c, size=32)) for c in pair)) for pair in data]
         return [
             deck.check_ciphertext([b64d(c, size=32) for c in pair], f"{what}[{i}]")
             for i, pair in enumerate(data)
@@ -181,7 +185,9 @@ class Tabletop:
         taken = {}
         for name in self.unshuffled:
             before = self.decks[name]
-            after = decode_deck(body["decks"][name], len(before), f"deck {name!r}")
+            after = decode_deck(
+                body["decks"][name], len(before), f"deck {name!r}", proven=self.proven
+            )
             proof = b64d(
                 body["proofs"][name],
                 size=shuffleproof.proof_size(len(before)),
@@ -245,7 +251,7 @@ class Tabletop:
             context = share_context(self.game, parent, handle)
             try:
                 points.append(
-                    deck.check_point(point, "decryption share")
+                    stored_point(point)
                     if self.proven
                     else deck.checked_share(
                         self.ciphertext(handle), self.keys[seat], point, proof, context
