@@ -339,12 +339,13 @@ def ruleset_options(rules: Ruleset, pairs: tuple[str, ...]) -> dict[str, Any]:
 
 def emit(as_json: bool, report: dict[str, Any], lines: list[str]) -> None:
     """A command's answer: the lines, or with ``--json`` the report as one object with
-    ``"ok": true`` (so that a script tests one key, whatever the command)."""
+    ``"ok": true`` (so that a script tests one key, whatever the command). Each line made
+    in English from a marked message is shown in the reader's language (``localize``)."""
     if as_json:
         click.echo(json.dumps({**report, "ok": True}, indent=1, sort_keys=True))
     else:
         for line in lines:
-            click.echo(line)
+            click.echo("\n".join(localize(part) for part in line.split("\n")))
 
 
 def emit_refused(
