@@ -97,14 +97,17 @@ def carried(head: Head, recipients: Recipients, full: bool, since: int | None = 
     return Carried(bundle_name(head, since), bundle_text(head, since).encode(), since)
 
 
-def public_page(head: Head) -> str:
+def public_page(head: Head, since: int | None = None) -> str:
     """The page ``pbem show`` draws without ``--as``: public information only (no
-    identity is given to the walk, so nothing private can be decrypted into it)."""
+    identity is given to the walk, so nothing private can be decrypted into it). Beside a
+    bundle of the steps from ``since`` on, the page of those steps alone (the whole
+    history of every position made a page of a long game most of a mail's bytes)."""
     from pbem.view.history import walk  # the viewer is needed only when mail is composed
     from pbem.view.render import page_html
 
     history = walk(head.file(), None, stored=True)
-    return page_html(history, history.position(None), source=attachment_name(head), reader=None)
+    name = attachment_name(head)
+    return page_html(history, history.position(None), source=name, reader=None, since=since)
 
 
 def choose_recipients(
@@ -297,7 +300,7 @@ def compose(
     )
     if page:  # quoted-printable: a page is mostly ASCII, a quarter smaller than in base64
         msg.add_attachment(
-            public_page(head),
+            public_page(head, attached.since),
             subtype="html",
             cte="quoted-printable",
             filename=attachment_name(head, ".html"),

@@ -64,6 +64,12 @@ def test_a_decision_is_asked_with_the_steps_since_and_the_board(
     assert steps.get_filename().endswith(".steps.json") and "X-Pbem-Automatic" not in msg
     assert page.get_content_type() == "text/html"
     assert "The steps from step 1 on are attached" in msg.get_body(("plain",)).get_content()
+    # Issue 27: beside a bundle, the page of those steps alone: the board as it is now and
+    # their history, without every position packed to step through (pbem show has them).
+    html = page.get_content()
+    assert "The steps this mail carries, from step 1 on" in html
+    assert 'id="frames"' not in html and 'id="step-1"' in html and 'id="step-0"' not in html
+    assert page["Content-Transfer-Encoding"] == "quoted-printable"
     alice.run("send", alice.store().ids()[0][:8], "--full", "--eml", tmp_path / "f.eml")
     full = email.message_from_bytes((tmp_path / "f.eml").read_bytes(), policy=email.policy.default)
     assert next(full.iter_attachments()).get_content_type() == "application/json"
