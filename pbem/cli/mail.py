@@ -133,7 +133,7 @@ def mail_game(
     when nobody else is awaited (the next decision is ``me``'s own): then nothing is sent."""
     from pbem.mail import config as mail_config
     from pbem.mail import outbox
-    from pbem.mail.memory import Memory
+    from pbem.mail.memory import Memory, mailed
     from pbem.mail.outgoing import prepare
 
     settings = mail_config.load()
@@ -159,6 +159,7 @@ def mail_game(
         with store.writing():  # carried by the message, handed to the player's mail client
             store.carried(game, str(eml.resolve()))
             mark_sent(store, game, me)
+            mailed(store, message)
         wrote = _("wrote the message for {to} to {path}").format(to=message["To"], path=eml)
         return report, [*notes, wrote]
     password = mail_config.password(smtp, "smtp", ask_password())
