@@ -89,6 +89,7 @@ def config_show(as_json: bool) -> None:
         lines += [f"{section}.{k} = {v}" for k, v in data[section].items()]
     lines += [f"ui.{k} = {str(v).lower()}" for k, v in data["ui"].items()]
     lines.append(f"notify = {data['notify']}")
+    lines.append(f"files = {data['files']}")
     lines += [f"bot.{name} = {spec}" for name, spec in data["bot"].items()]
     emit(as_json, data, lines)
 

@@ -250,8 +250,10 @@ def export_step(store: Store, opened: Opened, k: int, explicit: Path | None = No
     with store.reading():
         genesis = store.genesis(game)
         replay = Replay.start(genesis, registry.get(genesis.ruleset.id))
-        for step in store.steps(game, upto=k):
+        for n, step in enumerate(store.steps(game, upto=k), 1):
             replay.add(step)
+            if store.progress is not None:
+                store.progress(n, k)
         version = Head(store, game, replay)
         version.text()  # made and checked in this snapshot of the store
     if explicit is not None:

@@ -340,18 +340,18 @@ class Store:
 
     def export(self, game: str, folder: Path, stem: str, read: Head | None = None) -> Path:
         """Write the head of ``game`` into ``folder`` as a new file named by step
-        (``pbem.store.exports.numbered_file``); ``read``: the head as this process last
+        (``pbem.store.newfile.numbered_file``); ``read``: the head as this process last
         read or made it (see ``head``)."""
         with self.reading():
             head = self.head(game, read)
-            head.text()
+            head.text()  # made and checked in this snapshot of the store
         return numbered_file(self, head, folder, stem)
 
     def export_to(self, game: str, target: Path, read: Head | None = None) -> Path:
         """Write the head of ``game`` to ``target``, which must not exist (or hold it)."""
         with self.reading():
             head = self.head(game, read)
-            head.text()
+            head.text()  # made and checked in this snapshot of the store
         return named_file(self, head, target)
 
     def exported(self, game: str, target: Path) -> None:
