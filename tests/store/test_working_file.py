@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pty
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -195,3 +197,52 @@ def test_an_older_version_is_exported_by_step_and_verifies(table: Path) -> None:
         line = fails(2, "export", table, "--step", bad)
         assert line.endswith(f"--step {bad}: the game has steps 0 to {count} (see: pbem log)")
     assert "OK" in ok("verify", table).stdout
+
+
+def test_a_file_saved_over_while_pbem_asks_the_passphrase_is_left_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end, in a real process on a terminal of its own: pbem has read and imported
+    g.json and asks bea's passphrase; meanwhile her mail client saves another version of
+    the game over it. The file stays as saved, the move goes beside it, and pbem says why."""
+    os.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_PASSPHRASE", "secret words")
+    for name in NAMES:
+        ok("key", "new", name, "--email", f"{name}@example.org")
+    seats = [a for n in NAMES for a in ("--seat", n)]
+    ok("new", "guess", *seats, "--option", "rounds=1", "--as", "ann", "-o", "g.json")
+    for name in ("bea", "cid"):
+        ok("play", "g.json", "--as", name)
+    saved = Path("g.json").read_bytes()  # the version the mail client will save again
+    ok("play", "g.json", "--as", "ann")  # the setup beacon: the guesses are awaited
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_PASSPHRASE"}
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: pbem, asking on its terminal
+        os.execvpe(
+            sys.executable,
+            [sys.executable, "-m", "pbem", "play", "g.json", "guess 3", "--as", "bea"],
+            env,
+        )
+    said = b""
+    try:
+        while not said.endswith(b": "):
+            said += os.read(fd, 4096)
+        Path("g.json").write_bytes(saved)
+        os.write(fd, b"secret words\n")
+        while True:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # EIO: pbem ended
+                break
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    text = said.decode(errors="replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert "g.json was left as it is: it changed since pbem read it" in text
+    assert "wrote g.s0003-1.json" in text
+    assert Path("g.json").read_bytes() == saved
+    assert "OK" in ok("verify", "g.s0003-1.json").stdout
