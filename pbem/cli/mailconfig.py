@@ -30,14 +30,14 @@ if TYPE_CHECKING:
 def complete_setting(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
-    """The settings ``pbem config set`` knows: ``smtp.*``, ``imap.*``, ``notify``, and
-    ``bot.NAME`` for each identity of the keyring."""
+    """The settings ``pbem config set`` knows: ``smtp.*``, ``imap.*``, ``ui.*``, ``notify``,
+    ``lang``, ``files``, and ``bot.NAME`` for each identity of the keyring."""
     from pbem.mail import config as mail_config
 
     servers = (("smtp", mail_config.Smtp), ("imap", mail_config.Imap), ("ui", mail_config.Ui))
     names = [
         *(f"{kind}.{field}" for kind, model in servers for field in model.model_fields),
-        "notify",
+        *sorted(mail_config.TOP_LEVEL),
         *(f"bot.{item.value}" for item in complete_own_identity(ctx, param, "")),
     ]
     return [CompletionItem(n) for n in names if n.startswith(incomplete)]
@@ -89,6 +89,7 @@ def config_show(as_json: bool) -> None:
         lines += [f"{section}.{k} = {v}" for k, v in data[section].items()]
     lines += [f"ui.{k} = {str(v).lower()}" for k, v in data["ui"].items()]
     lines.append(f"notify = {data['notify']}")
+    lines.append(f"files = {data['files']}")
     lines += [f"bot.{name} = {spec}" for name, spec in data["bot"].items()]
     emit(as_json, data, lines)
 
@@ -101,7 +102,8 @@ def config_show(as_json: bool) -> None:
 def config_set(key: str, value: str | None, as_json: bool) -> None:
     """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, smtp.auth, smtp.ca_file,
     imap.mailbox, imap.oauth2_command, notify, ...; every key: pbem config show; bot.NAME:
-    the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy).
+    the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy; files
+    numbered: a new game file for each version instead of one working file).
     smtp.password and imap.password go to the operating system's keychain, never to the
     file: leave VALUE out to be asked for it. A password an older pbem stored in clear is
     moved to the keychain first."""

@@ -1,6 +1,6 @@
 """``pbem call``, ``resign`` and ``handover``: keeping a game going when a player drops
-out (architecture §11). Each signs (journal first) on your newest copy of the game and writes a
-new file beside it, like ``pbem play``."""
+out (architecture §11). Each signs (journal first) on your newest copy of the game and writes
+it as ``pbem play`` does: over the game file given, when the store holds all of it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pbem.cli.common import (
     next_steps,
     reports_errors,
 )
-from pbem.cli.game import card_of, check_new_file, out_option
+from pbem.cli.game import card_of, check_new_file, numbered_files, out_option, wrote
 from pbem.crypto.keyring import Keyring
 from pbem.crypto.keys import Identity
 from pbem.format.errors import UsageError
@@ -39,12 +39,13 @@ def _finish(
     output: Path | None,
     me: Identity,
     as_json: bool,
+    numbered: bool,
 ) -> None:
     """Export what was signed, and say it, then who is next and whom to send it to."""
-    path = export_head(store, opened, output)
-    report, lines = next_steps(pos, str(path), me.card)
+    written = export_head(store, opened, output, numbered=numbered)
+    report, lines = next_steps(pos, str(written.path), me.card)
     report["done"] = said
-    emit(as_json, report, [said, f"wrote {path}", *lines])
+    emit(as_json, report, [said, *wrote(written, report), *lines])
 
 
 @click.command()
@@ -67,6 +68,7 @@ def call(
     every other active seat has signed the call, a stand-in decides for them in the open,
     or their escrow holders open what they owe; with --end the game ends instead."""
     check_new_file(output)
+    numbered = numbered_files()
     store = Store()
     with store.writing():
         opened = open_game(store, target)
@@ -84,7 +86,7 @@ def call(
         return f"called {names}" + (" (the other seats must sign the call too)" if still else "")
 
     after, said = sign_in_store(store, opened.head.game, me, sign, "a call signed here")
-    _finish(store, opened, after, said, output, me, as_json)
+    _finish(store, opened, after, said, output, me, as_json, numbered)
 
 
 def _seat(pos: Position, text: str) -> int:
@@ -105,6 +107,7 @@ def resign(target: str, as_name: str | None, output: Path | None, as_json: bool)
     """Give up your seat: your per-game secrets are published in the step, and from then
     on a stand-in plays the seat in the open (your private knowledge becomes public)."""
     check_new_file(output)
+    numbered = numbered_files()
     store = Store()
     with store.writing():
         opened = open_game(store, target)
@@ -115,7 +118,7 @@ def resign(target: str, as_name: str | None, output: Path | None, as_json: bool)
         return f"{me.card.name} resigned"
 
     after, said = sign_in_store(store, opened.head.game, me, sign, "a resignation signed here")
-    _finish(store, opened, after, said, output, me, as_json)
+    _finish(store, opened, after, said, output, me, as_json, numbered)
 
 
 @click.command()
@@ -144,6 +147,7 @@ def handover(
     another active seat, co-sign the handover open to it. From that step on the
     substitute's key signs for the seat, with all the seat knows."""
     check_new_file(output)
+    numbered = numbered_files()
     store = Store()
     with store.writing():
         opened = open_game(store, target)
@@ -159,4 +163,4 @@ def handover(
         return f"the seat is handed over to {card.name}"
 
     after, said = sign_in_store(store, opened.head.game, me, sign, "a handover signed here")
-    _finish(store, opened, after, said, output, me, as_json)
+    _finish(store, opened, after, said, output, me, as_json, numbered)

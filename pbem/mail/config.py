@@ -99,6 +99,11 @@ class MailConfig(Settings):
     ui: Ui = Field(default_factory=Ui)
     notify: str = Field("", description="command run when your decision is awaited")
     lang: Literal["", "en", "ja", "zh-Hant", "zh-Hans"] = Field("", description="pbem's language")
+    files: Literal["one", "numbered"] = Field(
+        "one",
+        description="one: a signing command writes over the game file it was given (when "
+        "your store holds all of it); numbered: a new file each time (game.s0007.json)",
+    )
     bot: dict[str, str] = Field(
         default_factory=dict, description="identity name -> the bot pbem watch plays it with"
     )
@@ -125,6 +130,10 @@ DEFAULT_PORTS = {
 PASSWORD_ENVS = {"smtp": "PBEM_SMTP_PASSWORD", "imap": "PBEM_IMAP_PASSWORD"}
 #: The most ``mail.json`` may hold: a few settings and bot specs are a few KiB.
 CONFIG_BYTES = 1024 * 1024
+
+
+#: The settings outside a section.
+TOP_LEVEL = {"notify", "lang", "files"}
 
 
 def config_path(home: Path | None = None) -> Path:
@@ -157,7 +166,7 @@ def set_value(config: MailConfig, key: str, value: str) -> None:
     """``smtp.host``, ``imap.port``, ``notify``, ``bot.NAME`` …: one setting, checked
     like the file is (a bot spec also against the installed rulesets)."""
     section, _, name = key.partition(".")
-    if key in {"notify", "lang"}:
+    if key in TOP_LEVEL:
         try:
             setattr(config, key, value)
         except ValidationError as exc:
@@ -205,7 +214,7 @@ def unset_value(config: MailConfig, key: str) -> None:
         config.bot = {k: v for k, v in config.bot.items() if k != name}
         return
     default = MailConfig()
-    top = key in {"notify", "lang"}  # the settings outside a section
+    top = key in TOP_LEVEL  # the settings outside a section
     model = default if top else getattr(default, section, None)
     field = key if top else name
     if model is None or field not in type(model).model_fields:

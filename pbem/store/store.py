@@ -31,7 +31,6 @@ from pbem.format import gamefile
 from pbem.format.bundle import Bundle
 from pbem.format.canonical import canonical
 from pbem.format.errors import InternalError, UsageError
-from pbem.format.files import write_new
 from pbem.format.gamefile import (
     Batch,
     Entry,
@@ -59,6 +58,7 @@ from pbem.store.db import (
     unpack,
 )
 from pbem.store.head import Head, Imported
+from pbem.store.newfile import named_file, numbered_file
 
 if TYPE_CHECKING:
     from pbem.store.bundles import Pending
@@ -339,32 +339,24 @@ class Store:
     # ----- exporting -------------------------------------------------------------------------
 
     def export(self, game: str, folder: Path, stem: str, read: Head | None = None) -> Path:
-        """Write the head of ``game`` into ``folder`` as ``STEM.sNNNN.json`` (``-K`` added
-        while step NNNN is a batch with K envelopes): names sort in game order. A file of
-        that name with other content is never written over; ``~2``, ``~3``... are tried.
-        ``read``: the head as this process last read or made it (see ``head``)."""
+        """Write the head of ``game`` into ``folder`` as a new file named by step
+        (``pbem.store.newfile.numbered_file``); ``read``: the head as this process last
+        read or made it (see ``head``)."""
         with self.reading():
             head = self.head(game, read)
-            data = head.text().encode()
-        pos = head.position
-        name = f"{stem}.s{pos.count:04d}" + (f"-{len(pos.batch.envelopes)}" if pos.batch else "")
-        for n in range(1, 1000):
-            target = folder / (f"{name}.json" if n == 1 else f"{name}~{n}.json")
-            if (target.is_file() and target.read_bytes() == data) or write_new(target, data):
-                self._exported(game, target)
-                return target
-        raise UsageError(f"{folder}: too many files named {name}~N.json")
+            head.text()  # made and checked in this snapshot of the store
+        return numbered_file(self, head, folder, stem)
 
     def export_to(self, game: str, target: Path, read: Head | None = None) -> Path:
         """Write the head of ``game`` to ``target``, which must not exist (or hold it)."""
         with self.reading():
-            data = self.head(game, read).text().encode()
-        if not ((target.is_file() and target.read_bytes() == data) or write_new(target, data)):
-            raise UsageError(f"{target}: exists already; pbem never writes over a file")
-        self._exported(game, target)
-        return target
+            head = self.head(game, read)
+            head.text()  # made and checked in this snapshot of the store
+        return named_file(self, head, target)
 
-    def _exported(self, game: str, target: Path) -> None:
+    def exported(self, game: str, target: Path) -> None:
+        """``target`` now holds the game's newest version: remembered as its newest
+        export, and it carries everything signed here (``carried``)."""
         path = str(target.resolve())
         with self.writing():
             version = self.db.execute(

@@ -213,7 +213,7 @@
   }
   function said(result) { $("after-result").textContent = result; }
   $("export").addEventListener("click", function () {
-    post("export", {}).then(function (r) { said("Saved " + r.file); }, function (e) { said(e.message); });
+    post("export", {}).then(function (r) { said((r.kept ? r.kept + "; " : "") + "Saved " + r.file); }, function (e) { said(e.message); });
   });
   if ($("send")) {
     $("send").addEventListener("click", function () {

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.format import gamefile
 from pbem.format.limits import MAX_MAIL_BYTES
 from tests.mail.conftest import Player, make_players, new_game
 from tests.mail.servers import Certs, Dovecot, smtp_server
@@ -39,6 +40,29 @@ def test_send_mails_the_awaited_with_templates_and_a_named_attachment(
     name = attachment.get_filename()
     game_id = alice.store().ids()[0]
     assert name.startswith(f"guess-{game_id[:8]}-s0000-") and name.endswith(".json")
+
+
+def test_the_advice_for_an_automatic_step_works_every_time(
+    trio: list[Player], tmp_path: Path
+) -> None:
+    """Issue 32: the whole-file mail told ``pbem play FILE -o next.json``, which failed the
+    second time (next.json existed). The advice now replaces the saved attachment (one
+    working file) and mails it on: bob and then carol follow it on one saved file."""
+    alice, bob, carol = trio
+    game = new_game(trio, tmp_path, "guess", "rounds=1")
+    alice.run("send", game, "--full", "--eml", tmp_path / "m.eml")
+    msg = email.message_from_bytes((tmp_path / "m.eml").read_bytes(), policy=email.policy.default)
+    body = msg.get_body(("plain",)).get_content()
+    (attachment,) = list(msg.iter_attachments())
+    saved = tmp_path / attachment.get_filename()
+    saved.write_bytes(attachment.get_content())
+    assert " -o " not in body
+    for player in (bob, carol):
+        advice = f"pbem play {saved.name} --as {player.name} --send"
+        assert advice in body
+        said = player.json("play", saved, "--as", player.name, "--send")
+        assert said["file"] == str(saved) and said["kept"] is None
+    assert len(gamefile.read(saved).steps) == 1  # the join batch: both envelopes in it
 
 
 def test_a_decision_is_asked_with_the_steps_since_and_the_board(
