@@ -91,7 +91,8 @@ def carried(
     """The file, or the steps the recipients lack: from ``since`` when it is given (an
     answer to a request), else from the earliest step any of them has not acknowledged
     (``Store.acknowledged``) or, ``after_mailed``, been mailed by this home since
-    (``pbem.store.sent.mailed``: each step then goes to each player about once, issue 27).
+    (``pbem.store.sent.mailed``: each step then goes to each player about once, issue 27);
+    always the last step at least.
     The file when ``full``, or when one of them has neither signed nor been mailed
     anything yet (it may hold no step, nor even the genesis)."""
     if since is not None and not full:
@@ -111,7 +112,7 @@ def carried(
         starts.append(max(found) if found else None)
     if full or not starts or any(start is None for start in starts):
         return Carried(attachment_name(head), head.text().encode(), None)
-    since = min(start for start in starts if start is not None)
+    since = min(min(start for start in starts if start is not None), pos.count - 1)
     return Carried(bundle_name(head, since), bundle_text(head, since).encode(), since)
 
 
@@ -312,7 +313,9 @@ def compose(
     thread = f"<game.{replay.genesis.game}@pbem.invalid>"
     msg["References"] = thread  # mail clients then thread a game's messages together
     msg["X-Pbem-Game"] = replay.genesis.game
-    msg["X-Pbem-Step"] = str(replay.count)  # how far it carries the game (pbem.mail.memory)
+    # Where the next message to the same players starts (pbem.mail.memory): after the last
+    # step this one carries, or at it while it is a batch still open (more envelopes come).
+    msg["X-Pbem-Next"] = str(replay.count - (replay.batch is not None))
     if not decision:  # only steps pbem makes by itself: a filter may file it away
         msg["Auto-Submitted"] = "auto-generated"
         msg["X-Pbem-Automatic"] = "yes"

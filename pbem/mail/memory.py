@@ -15,8 +15,9 @@ from email.utils import getaddresses
 from pbem.store.sent import mark_mailed
 from pbem.store.store import Store
 
-#: The header of a game mail that says how many steps it carries (``pbem.mail.compose``).
-STEP_HEADER = "X-Pbem-Step"
+#: The header of a game mail that says where the next message to its recipients starts
+#: (``pbem.mail.compose``): the index after the last step it carries complete.
+NEXT_HEADER = "X-Pbem-Next"
 
 
 @dataclass
@@ -135,13 +136,13 @@ class Memory:
 
 
 def mailed(store: Store, message: EmailMessage) -> None:
-    """Mark what a game mail carries (``X-Pbem-Step`` steps of ``X-Pbem-Game``) as mailed
+    """Mark what a game mail carries (up to ``X-Pbem-Next`` of ``X-Pbem-Game``) as mailed
     to the players it is addressed to (``pbem.store.sent.mark_mailed``): a message queued
     in the outbox, or written for the player's own mail client."""
-    game, steps = str(message["X-Pbem-Game"] or ""), str(message[STEP_HEADER] or "")
-    if not game or not steps.isdigit() or game not in store.ids():
+    game, after = str(message["X-Pbem-Game"] or ""), str(message[NEXT_HEADER] or "")
+    if not game or not after.isdigit() or game not in store.ids():
         return
     to = {addr.lower() for _, addr in getaddresses([str(message[h] or "") for h in ("To", "Cc")])}
     pos = store.head(game).position
     cards = [c for c in [*pos.cards, *pos.genesis.escrow.referees] if c.email.lower() in to]
-    mark_mailed(store, game, cards, int(steps) - 1)
+    mark_mailed(store, game, cards, int(after))

@@ -104,26 +104,26 @@ def _mailed_key(game: str, card: IdentityCard) -> str:
     return f"{MAILED}{game}:{card.sign_key}"
 
 
-def mark_mailed(store: Store, game: str, cards: list[IdentityCard], last: int) -> None:
-    """A message carrying ``game`` up to the step at index ``last`` went to these players
-    (queued, or written for a mail client): the next one to them carries what follows it
-    (``pbem.mail.compose.carried``). Keyed by each player's key, so that a seat handed to
-    a substitute gets the whole file. A message lost on the way costs a step request from
-    the receiving store (the robot answers it) or the reminder at the deadline, which
-    carries everything from what the late seats acknowledged."""
-    if last < 0:
+def mark_mailed(store: Store, game: str, cards: list[IdentityCard], after: int) -> None:
+    """A message carrying ``game``'s steps before index ``after`` went to these players
+    (queued, or written for a mail client): the next one to them carries the steps from
+    ``after`` on (``pbem.mail.compose.carried``). Keyed by each player's key, so that a
+    seat handed to a substitute gets the whole file. A message lost on the way costs a
+    step request from the receiving store (the robot answers it) or the reminder at the
+    deadline, which carries everything from what the late seats acknowledged."""
+    if after <= 0:
         return
     with store.writing():
         for card in cards:
             key = _mailed_key(game, card)
-            if last > _read(store, key):
+            if after > _read(store, key):
                 store.db.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(last))
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(after))
                 )
 
 
 def mailed(store: Store, game: str, card: IdentityCard) -> int | None:
-    """The index of the last step a message from this home carried to ``card``'s player,
-    or None when none did."""
+    """The index of the first step no message from this home carried to ``card``'s
+    player yet (``mark_mailed``), or None when none carried any."""
     index = _read(store, _mailed_key(game, card))
     return index if index >= 0 else None
