@@ -208,9 +208,8 @@ class Mailbox:
         require_host(server, "imap")
         check_plaintext(server, "imap")
         self.server = server
-        self.where = N_("IMAP server {host}:{port}").format(
-            host=server.host, port=port(server, "imap")
-        )
+        #: Where the IMAP server is, as its errors say it.
+        self.at = {"host": server.host, "port": port(server, "imap")}
         self._password = password
         self._imap: IMAPClient | None = None
         self.uidvalidity = 0
@@ -228,8 +227,8 @@ class Mailbox:
             except IMAPClientError as exc:  # the server's words, without the library's
                 why = reason(exc).removeprefix("select failed: ")
                 raise MailError(
-                    N_("{server}: cannot open mailbox {mailbox!r}: {why}").format(
-                        server=self.where, mailbox=s.mailbox, why=why
+                    N_("IMAP server {host}:{port}: cannot open mailbox {mailbox!r}: {why}").format(
+                        **self.at, mailbox=s.mailbox, why=why
                     )
                 ) from exc
             self.uidvalidity = int(folder.get(b"UIDVALIDITY", 0))
@@ -238,7 +237,9 @@ class Mailbox:
             raise
         except NETWORK_ERRORS as exc:
             self.__exit__(None, None, None)
-            raise MailError(f"{self.where}: {reason(exc)}") from exc
+            raise MailError(
+                N_("IMAP server {host}:{port}: {why}").format(**self.at, why=reason(exc))
+            ) from exc
         return self
 
     def __exit__(
@@ -263,7 +264,9 @@ class Mailbox:
         body = data.get(uid, {}).get(b"BODY[]")
         if not isinstance(body, bytes):
             raise MailError(
-                N_("{server}: message UID {uid} has gone").format(server=self.where, uid=uid)
+                N_("IMAP server {host}:{port}: message UID {uid} has gone").format(
+                    **self.at, uid=uid
+                )
             )
         return body
 
@@ -273,8 +276,8 @@ class Mailbox:
             return run(self._imap)
         except NETWORK_ERRORS as exc:
             raise MailError(
-                N_("{server}: {command} failed: {why}").format(
-                    server=self.where, command=name, why=reason(exc)
+                N_("IMAP server {host}:{port}: {command} failed: {why}").format(
+                    **self.at, command=name, why=reason(exc)
                 )
             ) from exc
 
