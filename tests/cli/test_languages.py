@@ -90,3 +90,22 @@ def test_the_progress_line_is_wiped_by_its_width_in_columns() -> None:
         i18n.use(i18n.ENGLISH)
     line = "pbem: ステップ 3/10 を検証中"
     assert stream.getvalue() == f"\r{line}\r{' ' * columns(line)}\r"
+
+
+def test_config_test_says_each_stage_in_japanese() -> None:
+    """``pbem config test`` against a port where nothing listens, and no IMAP server set:
+    each line and the error in Japanese, the JSON in English."""
+    pbem("config", "set", "smtp.host", "127.0.0.1")
+    pbem("config", "set", "smtp.port", "1")
+    said = pbem("--lang", "ja", "config", "test")
+    assert said.exit_code == 2
+    lines = said.stdout.splitlines()
+    assert lines[0].startswith("smtp: TCP で失敗しました: 127.0.0.1:1 に接続できません (")
+    assert lines[1] == (
+        "imap: settings で失敗しました: imap サーバーが設定されていません: "
+        "pbem config set imap.host HOST"
+    )
+    assert said.stderr == "pbem: エラー: ログインできませんでした: smtp (TCP), imap (settings)\n"
+    english = pbem("config", "test", "--json").stdout
+    assert json.loads(english)["imap"]["said"].startswith("no imap server configured")
+    assert pbem("--lang", "ja", "config", "test", "--json").stdout == english
