@@ -77,3 +77,35 @@ def test_a_rattaneer_refusal_is_translated_around_its_rule_id(lang: str, expecte
     line = refused(lang, "play", f, move, "--as", "anne")
     assert line.endswith(expected), line
     same_json("play", f, move, "--as", "anne")
+
+
+def forged(f: Path) -> Path:
+    """A copy of ``f`` whose last signature is changed by one letter."""
+    data = json.loads(f.read_bytes())
+    step = data["steps"][-1]
+    signed = step if "signature" in step else step["envelopes"][-1]
+    first = "B" if signed["signature"][0] != "B" else "C"
+    signed["signature"] = first + signed["signature"][1:]
+    out = Path("forged.json")
+    out.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "pbem: error: step {n}, seat {seat} ({name}): bad signature"),
+        (JAPANESE, "ステップ {n}、席 {seat}（{name}）: 署名が不正です"),
+        (TRADITIONAL, "第 {n} 步，座位 {seat}（{name}）：簽章無效"),
+        (SIMPLIFIED, "第 {n} 步，座位 {seat}（{name}）：签名无效"),
+    ],
+)
+def test_a_forged_signature_is_refused_in_the_auditors_language(lang: str, expected: str) -> None:
+    f = forged(settled("rattus", "ann", "ben"))
+    english = json.loads(pbem("verify", f, "--json").stdout)
+    assert english["error"].endswith("bad signature"), english
+    seat = english["seat"]
+    name = ("ann", "ben")[seat]
+    line = refused(lang, "verify", f)
+    assert line.endswith(expected.format(n=english["step"], seat=seat, name=name)), line
+    same_json("verify", f)
