@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from pbem.format.canonical import b64d, b64e, parse
 from pbem.format.errors import Rejected, UsageError
+from pbem.format.i18n import N_
 
 FINGERPRINT_DOMAIN = b"pbem/1/fingerprint\0"
 
@@ -42,18 +43,26 @@ def check_name(name: str) -> str:
     """Refuse names that are unsafe as file names or in mail headers; return the name."""
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise UsageError(
-            f"bad identity name {name!r}: use 1 to 64 letters, digits, '-', '_' or '.', "
-            "starting with a letter or digit"
+            N_(
+                "bad identity name {name!r}: use 1 to 64 letters, digits, '-', '_' "
+                "or '.', starting with a letter or digit"
+            ).format(name=name)
         )
     if name.split(".")[0].lower() in _RESERVED_NAMES:
-        raise UsageError(f"bad identity name {name!r}: reserved as a device name on Windows")
+        raise UsageError(
+            N_("bad identity name {name!r}: reserved as a device name on Windows").format(name=name)
+        )
     return name
 
 
 def check_email(email: str) -> str:
     """Refuse addresses that could smuggle text into a mail header; return the address."""
     if not isinstance(email, str) or len(email) > 254 or not EMAIL_PATTERN.fullmatch(email):
-        raise UsageError(f"bad email address {email!r}: expected something like bob@example.org")
+        raise UsageError(
+            N_("bad email address {email!r}: expected something like bob@example.org").format(
+                email=email
+            )
+        )
     return email
 
 
@@ -179,11 +188,15 @@ class IdentityCard(BaseModel):
     def from_value(cls, value: Any, *, what: str = "identity card") -> IdentityCard:
         """Validate parsed JSON as a card; any problem is one ``Rejected`` line."""
         if not isinstance(value, dict):
-            raise Rejected(f"{what} is not a JSON object")
+            raise Rejected(N_("{what} is not a JSON object").format(what=what))
         try:
             return cls.model_validate(value)
         except ValidationError as exc:
-            raise Rejected(f"{what} is not a valid identity card: {first_error(exc)}") from None
+            raise Rejected(
+                N_("{what} is not a valid identity card: {first_error}").format(
+                    what=what, first_error=first_error(exc)
+                )
+            ) from None
 
     @classmethod
     def from_json(cls, data: bytes | str, *, what: str = "identity card") -> IdentityCard:

@@ -26,6 +26,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from pbem.format.canonical import b64d
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 
 MAX_NOTES = 4
 MAX_TEXT_BYTES = 300
@@ -90,4 +91,6 @@ def check_notes(notes: list[PublicNote | SealedNote], seat: int, seats: int) -> 
     its own author."""
     for note in notes:
         if isinstance(note, SealedNote) and not (0 <= note.to < seats and note.to != seat):
-            raise Rejected(f"a sealed note is addressed to seat {note.to}, not another seat")
+            raise Rejected(
+                N_("a sealed note is addressed to seat {to}, not another seat").format(to=note.to)
+            )

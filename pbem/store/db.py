@@ -22,6 +22,7 @@ from pbem.crypto.keyring import default_home
 from pbem.format import gamefile
 from pbem.format.errors import Rejected, Unreadable, UsageError
 from pbem.format.gamefile import S
+from pbem.format.i18n import N_
 from pbem.ledger.terms import Record
 
 FILE_NAME = "store.sqlite"
@@ -205,7 +206,11 @@ def store_path(home: Path) -> Path:
 
 
 def _refuse(path: Path, why: str) -> UsageError:
-    return UsageError(f"{path}: {why}; it was left as it is (move it away to start afresh)")
+    return UsageError(
+        N_("{path}: {why}; it was left as it is (move it away to start afresh)").format(
+            path=path, why=why
+        )
+    )
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -278,7 +283,11 @@ def _create(path: Path) -> None:
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"cannot create {path.parent}: {exc.strerror}") from None
+        raise UsageError(
+            N_("cannot create {parent}: {strerror}").format(
+                parent=path.parent, strerror=exc.strerror
+            )
+        ) from None
     tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
