@@ -140,7 +140,7 @@ class IdentityCard(BaseModel):
     def _sign_key(cls, value: str) -> str:
         raw = _canonical_key(value, "sign_key")
         if not crypto_core_ed25519_is_valid_point(raw):
-            raise ValueError("sign_key is not a valid Ed25519 public key")
+            raise ValueError(N_("sign_key is not a valid Ed25519 public key"))
         return value
 
     @field_validator("box_key")
@@ -154,14 +154,14 @@ class IdentityCard(BaseModel):
                 X25519PublicKey.from_public_bytes(raw)
             )
         except ValueError:
-            raise ValueError("box_key is not a usable X25519 public key") from None
+            raise ValueError(N_("box_key is not a usable X25519 public key")) from None
         return value
 
     @field_validator("fingerprint")
     @classmethod
     def _fingerprint_form(cls, value: str) -> str:
         if not _FINGERPRINT_PATTERN.fullmatch(value):
-            raise ValueError("fingerprint must look like ABCD-EFGH-IJKL-MNOP-QRST")
+            raise ValueError(N_("fingerprint must look like ABCD-EFGH-IJKL-MNOP-QRST"))
         return value
 
     @model_validator(mode="after")
@@ -169,7 +169,9 @@ class IdentityCard(BaseModel):
         expected = fingerprint_of(self.sign_key_bytes, self.box_key_bytes)
         if self.fingerprint != expected:
             raise ValueError(
-                f"fingerprint {self.fingerprint} does not match the keys (they give {expected})"
+                N_(
+                    "fingerprint {fingerprint} does not match the keys (they give {expected})"
+                ).format(fingerprint=self.fingerprint, expected=expected)
             )
         return self
 
@@ -236,5 +238,5 @@ def _canonical_key(value: str, what: str) -> bytes:
     except Rejected as exc:
         raise ValueError(str(exc)) from None
     if b64e(raw) != value:
-        raise ValueError(f"{what} is not in canonical base64url (no padding)")
+        raise ValueError(N_("{what} is not in canonical base64url (no padding)").format(what=what))
     return raw

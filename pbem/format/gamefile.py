@@ -53,7 +53,9 @@ def _binary(size: int, *, optional: bool = False) -> Any:
 
     def check(value: str) -> str:
         if not pattern.fullmatch(value):
-            raise ValueError(f"must be {size} bytes in canonical base64url without padding")
+            raise ValueError(
+                N_("must be {size} bytes in canonical base64url without padding").format(size=size)
+            )
         return value
 
     return Annotated[

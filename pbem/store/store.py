@@ -149,7 +149,7 @@ class Store:
     def ids(self) -> list[str]:
         ids = [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY id")]
         if not all(isinstance(i, str) for i in ids):
-            raise damaged("a game id that is not text", self.home)
+            raise damaged(N_("a game id that is not text"), self.home)
         return ids
 
     def resolve(self, prefix: str) -> str:
@@ -272,12 +272,12 @@ class Store:
     def _item(self, key: bytes) -> Any:
         row = self.db.execute("SELECT data FROM items WHERE hash = ?", (key,)).fetchone()
         if row is None:
-            raise damaged(f"item {key.hex()[:12]} is missing", self.home)
+            raise damaged(N_("item {item} is missing").format(item=key.hex()[:12]), self.home)
         data = unpack(row[0])
         try:
             value = json.loads(data)
         except ValueError:
-            raise damaged("a stored item is not JSON", self.home) from None
+            raise damaged(N_("a stored item is not JSON"), self.home) from None
         kind = value.get("kind") if isinstance(value, dict) else None
         return read_stored(Envelope if kind == "envelope" else Entry, data, self.home)
 

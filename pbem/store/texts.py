@@ -114,7 +114,11 @@ def _item_value(items: dict[bytes, bytes], key: bytes) -> Any:
     store keeps items by hash: anything else is a damaged store, not a bug)."""
     data = unpack(items[key]) if key in items else None
     if data is None or digest(data) != key:
-        raise damaged(f"item {key.hex()[:12]} is {'changed' if data else 'missing'}")
+        raise damaged(
+            (N_("item {item} is changed") if data else N_("item {item} is missing")).format(
+                item=key.hex()[:12]
+            )
+        )
     return json.loads(data)
 
 
