@@ -437,7 +437,11 @@ def decode(data: bytes | str, *, what: str = "game file", lazy: bool = False) ->
     extra = set(raw) - {"format", "genesis", "steps", "state"}
     missing = {"genesis", "steps", "state"} - set(raw)
     if extra or missing:
-        problem = f"unknown field {sorted(extra)[0]!r}" if extra else f"no {sorted(missing)[0]!r}"
+        problem = (
+            N_("unknown field {field!r}").format(field=sorted(extra)[0])
+            if extra
+            else N_("no {field!r}").format(field=sorted(missing)[0])
+        )
         raise Rejected(N_("{what}: {problem}").format(what=what, problem=problem))
     try:
         genesis = _validate(Genesis, raw["genesis"], ["genesis"], raw)

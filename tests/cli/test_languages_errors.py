@@ -109,3 +109,24 @@ def test_a_forged_signature_is_refused_in_the_auditors_language(lang: str, expec
     line = refused(lang, "verify", f)
     assert line.endswith(expected.format(n=english["step"], seat=seat, name=name)), line
     same_json("verify", f)
+
+
+@pytest.mark.parametrize(
+    ("content", "english", "simplified"),
+    [
+        (None, "nothing.json: no such file", "nothing.json：没有这个文件"),
+        (b'{"a":1,"a":2}', "nothing.json: duplicate key 'a' in JSON", "JSON 中的键 'a' 重复"),
+        (b'{"format":"pbem/1","x":1}', "nothing.json: unknown field 'x'", "未知的字段 'x'"),
+    ],
+)
+def test_a_bad_game_file_is_refused_in_the_readers_language(
+    content: bytes | None, english: str, simplified: str
+) -> None:
+    if content is not None:
+        Path("nothing.json").write_bytes(content)
+    result = pbem("verify", "nothing.json")
+    assert result.stderr == f"pbem: error: {english}\n"
+    line = pbem("--lang", SIMPLIFIED, "verify", "nothing.json").stderr.strip()
+    assert line.startswith("pbem：错误：nothing.json") and line.endswith(simplified), line
+    english_json = pbem("verify", "nothing.json", "--json").stdout
+    assert pbem("--lang", SIMPLIFIED, "verify", "nothing.json", "--json").stdout == english_json
