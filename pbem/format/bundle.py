@@ -50,11 +50,9 @@ def _fields(raw: Any, kind: str, keys: set[str], what: str) -> dict[str, Any]:
     if set(raw) != keys:
         extra, missing = sorted(set(raw) - keys), sorted(keys - set(raw))
         raise Rejected(
-
-                N_("{what}: unknown field {field}").format(what=what, field=extra[0])
-                if extra
-                else N_("{what}: no {field}").format(what=what, field=missing[0])
-
+            N_("{what}: unknown field {field}").format(what=what, field=extra[0])
+            if extra
+            else N_("{what}: no {field}").format(what=what, field=missing[0])
         )
     if not isinstance(raw["game"], str) or not b64_pattern(16).fullmatch(raw["game"]):
         raise Rejected(
