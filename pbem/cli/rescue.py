@@ -23,6 +23,7 @@ from pbem.cli.game import card_of, check_new_file, numbered_files, out_option, w
 from pbem.crypto.keyring import Keyring
 from pbem.crypto.keys import Identity
 from pbem.format.errors import UsageError
+from pbem.format.i18n import N_
 from pbem.ledger.position import Position
 from pbem.play import rescue
 from pbem.play.playing import sign_in_store
@@ -75,15 +76,19 @@ def call(
     pos = opened.position
     named = sorted(_seat(pos, s) for s in seats)
     if named != sorted(pos.remaining()):
-        who = ", ".join(pos.names[s] for s in pos.remaining()) or "nobody"
-        raise UsageError(f"a call names every seat awaited now: {who}")
+        if not pos.remaining():
+            raise UsageError(N_("a call names every seat awaited now: nobody"))
+        who = ", ".join(pos.names[s] for s in pos.remaining())
+        raise UsageError(N_("a call names every seat awaited now: {seats}").format(seats=who))
     me = identity(as_name, pos.cards)
 
     def sign(p: Position, journal: Journal) -> str:
         called = rescue.call(p, me, end=end, journal=journal)
         still = p.interrupt is not None and p.interrupt.decision == "call"
         names = ", ".join(pos.names[s] for s in called)
-        return f"called {names}" + (" (the other seats must sign the call too)" if still else "")
+        if still:
+            return N_("called {seats} (the other seats must sign the call too)").format(seats=names)
+        return N_("called {seats}").format(seats=names)
 
     after, said = sign_in_store(store, opened.head.game, me, sign, "a call signed here")
     _finish(store, opened, after, said, output, me, as_json, numbered)
@@ -94,7 +99,11 @@ def _seat(pos: Position, text: str) -> int:
         return int(text)
     if text in pos.names:
         return pos.names.index(text)
-    raise UsageError(f"no seat {text!r} in this game (seats: {', '.join(pos.names)})")
+    raise UsageError(
+        N_("no seat {seat!r} in this game (seats: {seats})").format(
+            seat=text, seats=", ".join(pos.names)
+        )
+    )
 
 
 @click.command()
@@ -115,7 +124,7 @@ def resign(target: str, as_name: str | None, output: Path | None, as_json: bool)
 
     def sign(p: Position, journal: Journal) -> str:
         rescue.resign(p, me, journal=journal)
-        return f"{me.card.name} resigned"
+        return N_("{name} resigned").format(name=me.card.name)
 
     after, said = sign_in_store(store, opened.head.game, me, sign, "a resignation signed here")
     _finish(store, opened, after, said, output, me, as_json, numbered)
@@ -159,8 +168,10 @@ def handover(
     def sign(p: Position, journal: Journal) -> str:
         rescue.handover(p, me, card, seat=given, journal=journal)
         if p.interrupt is not None and p.interrupt.decision == "handover":
-            return f"signed the handover to {card.name} (the other seats must co-sign it)"
-        return f"the seat is handed over to {card.name}"
+            return N_("signed the handover to {name} (the other seats must co-sign it)").format(
+                name=card.name
+            )
+        return N_("the seat is handed over to {name}").format(name=card.name)
 
     after, said = sign_in_store(store, opened.head.game, me, sign, "a handover signed here")
     _finish(store, opened, after, said, output, me, as_json, numbered)

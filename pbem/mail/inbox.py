@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from email.policy import default
 from typing import Any
 
 from pbem.format.bundle import Request
@@ -16,7 +18,7 @@ from pbem.format.errors import PbemError, UsageError
 from pbem.format.i18n import _, ngettext
 from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
 from pbem.mail.extract import find_games, message_key
-from pbem.mail.memory import Memory
+from pbem.mail.memory import Memory, mailed
 from pbem.store.bundles import Pending
 from pbem.store.chain import short_id
 from pbem.store.head import Imported
@@ -60,6 +62,11 @@ def import_message(store: Store, raw: bytes, where: str) -> MessageReport:
         _take(report, label, lambda g=game, w=label: store.import_game(g, w))
     for label, bundle in found.bundles:
         _take(report, label, lambda b=bundle, w=label: store.import_bundle(b, w))
+    if report.imported and not found.hostile:  # the others it was addressed to have it too
+        headers = BytesHeaderParser(policy=default).parsebytes(raw)
+        for imported in report.imported:
+            if imported.head.game == str(headers["X-Pbem-Game"] or ""):
+                mailed(store, headers, imported.head.position.count)
     return report
 
 

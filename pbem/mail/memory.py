@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.policy import default
 from email.utils import getaddresses
@@ -135,14 +135,16 @@ class Memory:
             )
 
 
-def mailed(store: Store, message: EmailMessage) -> None:
-    """Mark what a game mail carries (up to ``X-Pbem-Next`` of ``X-Pbem-Game``) as mailed
-    to the players it is addressed to (``pbem.store.sent.mark_mailed``): a message queued
-    in the outbox, or written for the player's own mail client."""
+def mailed(store: Store, message: Message, most: int | None = None) -> None:
+    """Mark what a game mail carries (up to ``X-Pbem-Next`` of ``X-Pbem-Game``, at most
+    ``most``) as mailed to the players it is addressed to (``pbem.store.sent.mark_mailed``):
+    a message queued in the outbox or written for the player's own mail client, and a
+    message received (it went to the others it names too: this home need not mail them
+    those steps again; a claim that was not true costs a step request)."""
     game, after = str(message["X-Pbem-Game"] or ""), str(message[NEXT_HEADER] or "")
     if not game or not after.isdigit() or game not in store.ids():
         return
     to = {addr.lower() for _, addr in getaddresses([str(message[h] or "") for h in ("To", "Cc")])}
     pos = store.head(game).position
     cards = [c for c in [*pos.cards, *pos.genesis.escrow.referees] if c.email.lower() in to]
-    mark_mailed(store, game, cards, int(after))
+    mark_mailed(store, game, cards, min(int(after), pos.count if most is None else most))

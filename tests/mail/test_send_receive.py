@@ -100,6 +100,37 @@ def test_a_decision_is_asked_with_the_steps_since_and_the_board(
     assert f.exists()
 
 
+def test_a_second_mail_to_the_same_players_carries_what_follows_the_first(
+    trio: list[Player], tmp_path: Path
+) -> None:
+    """Issue 27: a mail carries the steps after the last one this home mailed to its
+    recipients (X-Pbem-Next), not again everything since what they last signed."""
+    alice, bob, carol = trio
+    game = new_game(trio, tmp_path, "guess", "rounds=1")
+    for player in (bob, carol):
+        player.run("receive", _as_eml(alice, game, tmp_path / f"to-{player.name}.eml"))
+        player.run("play", player.store().ids()[0][:8], "--as", player.name)
+    for player in (bob, carol):
+        alice.run("status", Path(player.json("export", player.store().ids()[0][:8])["file"]))
+    short = alice.store().ids()[0][:8]
+    alice.run("play", short, "--as", "alice")  # the setup draw
+    first = email.message_from_bytes(
+        _as_eml(alice, Path(short), tmp_path / "1.eml").read_bytes(), policy=email.policy.default
+    )
+    assert first["X-Pbem-Next"] == "2"  # the joins and the draw, both complete
+    assert next(first.iter_attachments()).get_filename().split("-")[2] == "s0000"
+    alice.run("play", short, "guess 4", "--as", "alice")  # her sealed guess: a batch opens
+    second = email.message_from_bytes(
+        _as_eml(alice, Path(short), tmp_path / "2.eml").read_bytes(), policy=email.policy.default
+    )
+    steps = next(second.iter_attachments())
+    assert steps.get_filename().split("-")[2:4] == ["s0002", "s0003"]  # the new step alone
+    assert second["X-Pbem-Next"] == "2"  # the batch is open: the next mail carries it again
+    for player in (bob, carol):  # and it is enough: they take it on what they hold
+        said = player.run("receive", tmp_path / "1.eml", tmp_path / "2.eml").stdout
+        assert "guess" in said
+
+
 def _as_eml(sender: Player, game: Path, target: Path) -> Path:
     sender.run("send", game, "--as", sender.name, "--eml", target, code=None)
     return target

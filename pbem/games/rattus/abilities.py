@@ -126,7 +126,7 @@ def do_witch(s: State, seat: int, action: Witch) -> None:
 
 
 def witch_choices(s: State) -> Iterator[Swap | Keep]:
-    """After the look: keep, and swap when the tokens lie in different regions (R-6.5)."""
+    """After the look: keep, and swap when the tokens lie in different regions (rulings T-6.5)."""
     yield Keep()
     if _can_swap(s):
         yield Swap()

@@ -29,7 +29,7 @@ from pbem.ruleset.rules import RulesError
 
 def arrive(s: State, name: str) -> None:
     """T-5 C.2–3: a plague region without tokens ends the turn's plague; otherwise 1 new
-    token (2 if it holds 2 or 3) spreads to its neighbours, as many as fit (R-5.3)."""
+    token (2 if it holds 2 or 3) spreads to its neighbours, as many as fit (rulings T-5.C)."""
     plague_region = region(s, name)
     if not plague_region.tokens:
         return

@@ -2,7 +2,7 @@
 
 After a token breaks out, the players it hits through a class icon may play region cards
 before the hits apply. The public state cannot see a hand, so the rules ask every player
-who holds a region card and whom a card could save a cube (R-7.3); they answer at once,
+who holds a region card and whom a card could save a cube (rulings T-7.3); they answer at once,
 each with the cards they play and the class card each protects, or with none. The played
 cards are then revealed to everyone, and everyone checks that each shows the protected
 class's icon or "?": a card that does not is refused, naming the seat. Before signing, a
@@ -57,7 +57,7 @@ def decision(s: State) -> Parallel:
 
 def actions(s: State, seat: int) -> Iterator[Protect]:
     """Every set of region cards ``seat`` could play, judged on public information: each
-    card from its hand, each protecting a different class card hit now (R-7.3)."""
+    card from its hand, each protecting a different class card hit now (rulings T-7.3)."""
     hand = africa(s).hands[seat]
     hit = plague.cards_hit(s)[seat]
     for k in range(min(len(hand), len(hit)) + 1):

@@ -4,7 +4,7 @@ The engine seals and shuffles the token decks (and, with Africanus, the region c
 before the rules see them, so a handle's position in its deck is already random: one
 starting handle goes to each region in use by position, and hands are dealt by position,
 with no draw. The setup draw then picks the plague's region and the start player, mixes the
-supply (RULINGS.md, R-3) and, with Africanus, the class cards in play unless the creator
+supply (RULINGS.md, T-3) and, with Africanus, the class cards in play unless the creator
 listed them (T-2).
 """
 
@@ -141,7 +141,7 @@ def _deal_classes(s: State, names: list[str]) -> None:
 def draw_setup(s: State, rng: Rng) -> None:
     """T-2, T-3.4 and T-3.7: the setup draw. The leftover starting handles sit at known
     places in the supply; a public permutation mixes them in, so that they are removed and
-    drawn like any other token (R-3). Then the first tokens of the supply are removed
+    drawn like any other token (rulings T-3). Then the first tokens of the supply are removed
     unseen, and with Africanus the class cards are drawn unless the creator listed them."""
     n = s.seats
     s.plague = rng.choice(board_of(s).regions)

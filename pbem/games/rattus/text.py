@@ -145,7 +145,10 @@ def _africa(s: State, names: list[str]) -> list[str]:
             f"for the {p.protects}"
             for p in s.resolution.played
         )
-        lines.append(f"Played in {s.resolution.region}: {played}")
+        lines.append(
+            f"Played in {s.resolution.region}: {played} (no hit through a protected class "
+            "card for the rest of this region, T-7.3)"
+        )
     if table.shown is not None:
         for name, hand in zip(names, table.shown, strict=True):
             lines.append(f"{name} showed: " + (", ".join(_card(f) for f in hand) or "nothing"))

@@ -66,7 +66,7 @@ def placements(s: State, seat: int) -> Iterator[Place | Peasant]:
 
 
 def must_place(s: State, seat: int) -> bool:
-    """B is mandatory when a legal region exists [ruling], judged when C begins (R-5)."""
+    """B is mandatory when a legal region exists [ruling], judged when C begins (rulings T-5)."""
     return next(placements(s, seat), None) is not None
 
 
