@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pbem.format.errors import UsageError
 from pbem.format.files import write_new
+from pbem.format.i18n import N_
 
 if TYPE_CHECKING:
     from pbem.store.head import Head
@@ -20,7 +21,9 @@ def named_file(store: Store, head: Head, target: Path, *, record: bool = True) -
     with ``record``, it is the game's newest export (``Store.exported``)."""
     data = head.text().encode()
     if not ((target.is_file() and target.read_bytes() == data) or write_new(target, data)):
-        raise UsageError(f"{target}: exists already; pbem never writes over a file")
+        raise UsageError(
+            N_("{target}: exists already; pbem never writes over a file").format(target=target)
+        )
     if record:
         store.exported(head.game, target)
     return target
@@ -42,4 +45,6 @@ def numbered_file(
             if record:
                 store.exported(head.game, target)
             return target
-    raise UsageError(f"{folder}: too many files named {name}~N.json")
+    raise UsageError(
+        N_("{folder}: too many files named {name}~N.json").format(folder=folder, name=name)
+    )

@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import data
 from pbem.ruleset.rules import Model, Result, RulesError
 
@@ -190,7 +191,7 @@ def faces_of(s: State) -> Mapping[str, data.TokenFace]:
 def africa(s: State) -> Africa:
     """The Africanus part of the table; only rules of the expansion ask for it."""
     if s.africa is None:
-        raise RulesError("T-2: this needs the Africanus expansion")
+        raise RulesError(N_("T-2: this needs the Africanus expansion"))
     return s.africa
 
 
@@ -198,14 +199,14 @@ def region(s: State, name: str) -> RegionState:
     for r in s.regions:
         if r.name == name:
             return r
-    raise RulesError(f"T-1: {name} is not a region in use in this game")
+    raise RulesError(N_("T-1: {name} is not a region in use in this game").format(name=name))
 
 
 def holder(s: State, card: str) -> int | None:
     for c in s.cards:
         if c.name == card:
             return c.holder
-    raise RulesError(f"T-2: {card} is not a class card in play")
+    raise RulesError(N_("T-2: {card} is not a class card in play").format(card=card))
 
 
 def cards_of(s: State, seat: int) -> list[str]:
@@ -229,7 +230,11 @@ def mark_used(s: State, card: str) -> None:
 def spend(s: State, seat: int, card: str, section: str) -> None:
     """Use ``card``'s ability now, refusing if ``seat`` cannot (T-5: once a turn)."""
     if not can_use(s, seat, card):
-        raise RulesError(f"{section}: you do not hold the {card}, or used it this turn")
+        raise RulesError(
+            N_("{section}: you do not hold the {card}, or used it this turn").format(
+                section=section, card=card
+            )
+        )
     mark_used(s, card)
 
 
@@ -237,7 +242,7 @@ def token_region(s: State, handle: str) -> RegionState:
     for r in s.regions:
         if handle in r.tokens:
             return r
-    raise RulesError(f"T-4: token {handle} is not on the board")
+    raise RulesError(N_("T-4: token {handle} is not on the board").format(handle=handle))
 
 
 def board_tokens(s: State) -> list[str]:
