@@ -61,7 +61,8 @@ def test_optional_choices_read_none() -> None:
         ("place Russia", "unknown region"),
         ("take K", "ambiguous class card"),
         ("merchant Gallia Italia many", "expected a number"),
-        ("monk Gallia Italia", "expected a token"),
+        ("monk Gallia Italia", "expected a token, and no token lies in Gallia"),
+        ("monk Atlantis Italia", "expected a token: its region"),
         ("plague", "usage: plague"),
     ],
 )
