@@ -205,9 +205,11 @@ def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> 
 @json_option
 @reports_errors
 def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
-    """List your legal moves now, with the notation to type."""
+    """List your legal moves now by name, each with its notation (ids) in brackets where
+    it differs: either may be typed to pbem play."""
     from pbem.ledger.awaiting import decides, describe_awaiting, needs_decision, seat_of_card
     from pbem.ledger.interruptions import answer_voids_call, describe_interrupt
+    from pbem.play.naming import named_moves
     from pbem.store.exports import open_game
     from pbem.store.store import Store
 
@@ -231,11 +233,14 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
         return
     assert aw is not None
-    legal = pos.rules.listed_actions(pos.state, seat, _known(pos, seat, me, as_name))
-    texts = [pos.rules.format_action(pos.state, seat, action) for action in legal]
+    known = _known(pos, seat, me, as_name)
+    listed = named_moves(pos.rules, pos.state, seat, known or {})
+    texts = [notation for notation, _, _ in listed]
+    names = [name for _, name, _ in listed]
     help_text = pos.rules.notation_help(pos.state, seat)
     sample = pos.rules.samples(pos.state, seat)
-    report = {"moves": texts, "help": help_text, "prompt": aw.prompt, "sample": sample, **read}
+    report = {"moves": texts, "named": names, "help": help_text, "prompt": aw.prompt}
+    report |= {"sample": sample, **read}
     out = [_("your decision: {prompt}").format(prompt=localize(aw.prompt or aw.decision))]
     if voids:
         out.append(
@@ -271,10 +276,14 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     else:
         head = ngettext("{n} legal move:", "{n} legal moves:", n)
     out.append(head.format(n=n, limit=limit))
-    out += [f"  {t}" for t in texts[:limit]]
+    width = max((len(n) for n in names[:limit]), default=0)
+    out += [
+        f"  {n:<{width}}  ({t})" if n != t else f"  {t}"
+        for t, n in zip(texts[:limit], names[:limit], strict=True)
+    ]
     out.append(
         _('play one with: pbem play {game} "{move}"').format(
-            game=target, move=texts[0] if texts else "..."
+            game=target, move=names[0] if names else "..."
         )
     )
     emit(as_json, report, out)

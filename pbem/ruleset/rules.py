@@ -322,6 +322,17 @@ class Ruleset(ABC):
     def format_action(self, state: BaseModel, seat: int, action: Any) -> str:
         """The notation of ``action``: ``parse_action`` of it gives it back."""
 
+    def name_action(
+        self, state: BaseModel, seat: int, action: Any, known: Mapping[str, str]
+    ) -> str:
+        """``action`` as its player reads it: the notation with names where it has ids
+        (a card in hand by what it shows, a token by where it lies), drawing on what
+        ``seat`` alone knows (``known``, as for ``check_private``). ``pbem moves`` and the
+        page show it, and the player may type it: ``pbem.play.naming`` turns it back into
+        the listed move it names, whose notation (with the ids) is what is signed. Default:
+        the notation, which has no ids to name."""
+        return self.format_action(state, seat, action)
+
     def summary(self, state: BaseModel, seat: int, action: Any, names: list[str]) -> str:
         """One line for logs and mail subjects; ``state`` is the state before the action."""
         return f"{names[seat]}: {self.format_action(state, seat, action)}"

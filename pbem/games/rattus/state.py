@@ -245,5 +245,39 @@ def token_region(s: State, handle: str) -> RegionState:
     raise RulesError(N_("T-4: token {handle} is not on the board").format(handle=handle))
 
 
+def token_name(s: State, handle: str) -> str:
+    """A face-down token as players call it: by the region it lies in, numbered in the
+    order the tokens came there when the region holds several (``Germania#2``); the handle
+    when it is not on the board. Names are for reading and typing only: the notation that
+    is signed keeps the handle."""
+    region = next((r for r in s.regions if handle in r.tokens), None)
+    if region is None:
+        return handle
+    if len(region.tokens) == 1:
+        return region.name
+    return f"{region.name}#{region.tokens.index(handle) + 1}"
+
+
+def card_names(s: State, seat: int, known: Mapping[str, str]) -> dict[str, str]:
+    """The region cards ``seat`` holds or has just drawn as the Astronomer, by the region
+    each names (``known``: the faces opened to the seat alone), numbered in hand order
+    when two name the same region (``Gallia#1``, ``Gallia#2``). Nobody else knows these
+    names: only the holder's own ``pbem`` can read them."""
+    if s.africa is None:
+        return {}
+    pool = list(s.africa.hands[seat])
+    draw = s.africa.draw
+    if draw is not None and draw.ability == "Astronomer" and s.active == seat:
+        pool += [h for h in draw.cards if h not in pool]
+    cards = data.region_cards()
+    regions = {h: cards[known[h]].region for h in pool if known.get(h) in cards}
+    counts = {r: list(regions.values()).count(r) for r in regions.values()}
+    names: dict[str, str] = {}
+    for handle, region in regions.items():
+        same = [h for h in regions if regions[h] == region]
+        names[handle] = region if counts[region] == 1 else f"{region}#{same.index(handle) + 1}"
+    return names
+
+
 def board_tokens(s: State) -> list[str]:
     return [h for r in s.regions for h in r.tokens]
