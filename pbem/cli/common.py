@@ -17,7 +17,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from pbem.format.errors import INTERRUPTED_CODE, IO_CODE, InternalError, PbemError, UsageError
-from pbem.format.i18n import _, localize
+from pbem.format.i18n import N_, _, localize
 
 if TYPE_CHECKING:  # the rest of pbem is imported where it is used: a TAB or --help needs none
     from pbem.crypto.keyring import Keyring
@@ -113,8 +113,8 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(BROKEN_PIPE)
         except OSError as err:
-            where = f": {err.filename}" if err.filename else ""
-            message = f"{err.strerror or err}{where}"
+            why = err.strerror or str(err)
+            message = f"{why}: {err.filename}" if err.filename else why
             fail(message, UsageError.exit_code, code=IO_CODE, as_json=as_json)
         except (KeyboardInterrupt, click.exceptions.Abort):  # Ctrl-D at a prompt is Abort
             interrupted(as_json)
@@ -122,8 +122,10 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
             if os.environ.get(DEBUG_ENV):
                 raise
             fail(
-                f"internal error ({type(err).__name__}: {err}); this is a bug in pbem, please "
-                f"report it (set {DEBUG_ENV}=1 to see where it happened)",
+                N_(
+                    "internal error ({kind}: {why}); this is a bug in pbem, please report it "
+                    "(set {env}=1 to see where it happened)"
+                ).format(kind=type(err).__name__, why=err, env=DEBUG_ENV),
                 INTERNAL_ERROR,
                 code=InternalError.code,
                 as_json=as_json,
@@ -147,16 +149,22 @@ def read_passphrase(name: str, *, new: bool = False) -> str:
     if env is not None:
         return env
     if not _stdin_is_tty():
-        hint = " or use --no-passphrase" if new else ""
-        raise UsageError(
-            f"a passphrase is needed for identity {name!r} and there is no terminal to ask: "
-            f"set {PASSPHRASE_ENV}{hint}"
-        )
-    prompt = f"New passphrase for {name}" if new else f"Passphrase for {name}"
+        if new:
+            said = N_(
+                "a passphrase is needed for identity {name!r} and there is no terminal to ask: "
+                "set {env} or use --no-passphrase"
+            )
+        else:
+            said = N_(
+                "a passphrase is needed for identity {name!r} and there is no terminal to ask: "
+                "set {env}"
+            )
+        raise UsageError(said.format(name=name, env=PASSPHRASE_ENV))
+    asked = _("New passphrase for {name}") if new else _("Passphrase for {name}")
     value: str = click.prompt(
-        prompt,
+        asked.format(name=name),
         hide_input=True,
-        confirmation_prompt="Repeat the passphrase" if new else False,
+        confirmation_prompt=_("Repeat the passphrase") if new else False,
     )
     return value
 
@@ -310,7 +318,11 @@ def named_ruleset(name: str) -> Ruleset:
 
     targets = registry.available()
     if name not in targets:
-        raise UsageError(f"unknown ruleset {name!r} (installed: {', '.join(sorted(targets))})")
+        raise UsageError(
+            N_("unknown ruleset {name!r} (installed: {known})").format(
+                name=name, known=", ".join(sorted(targets))
+            )
+        )
     return registry.instance(targets[name])
 
 
@@ -320,7 +332,7 @@ def option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise UsageError(f"--option takes KEY=VALUE, not {pair!r}")
+            raise UsageError(N_("--option takes KEY=VALUE, not {pair!r}").format(pair=pair))
         out[name] = value
     return out
 
@@ -339,12 +351,13 @@ def ruleset_options(rules: Ruleset, pairs: tuple[str, ...]) -> dict[str, Any]:
 
 def emit(as_json: bool, report: dict[str, Any], lines: list[str]) -> None:
     """A command's answer: the lines, or with ``--json`` the report as one object with
-    ``"ok": true`` (so that a script tests one key, whatever the command)."""
+    ``"ok": true`` (so that a script tests one key, whatever the command). Each line made
+    in English from a marked message is shown in the reader's language (``localize``)."""
     if as_json:
         click.echo(json.dumps({**report, "ok": True}, indent=1, sort_keys=True))
     else:
         for line in lines:
-            click.echo(line)
+            click.echo("\n".join(localize(part) for part in line.split("\n")))
 
 
 def emit_refused(
@@ -390,11 +403,21 @@ def own_name(as_name: str | None, keyring: Keyring, seats: list[IdentityCard] | 
     seated = [c for c in own if c.sign_key in keys]
     own = seated or own
     if not own:
-        raise UsageError("your keyring holds no identity of yours (make one: pbem key new NAME)")
+        raise UsageError(
+            N_("your keyring holds no identity of yours (make one: pbem key new NAME)")
+        )
     if len(own) != 1:
         names = ", ".join(sorted(c.name for c in own))
-        where = "hold a seat in this game" if seated else "are in your keyring"
-        raise UsageError(f"say who you are with --as NAME (these identities {where}: {names})")
+        if seated:
+            said = N_(
+                "say who you are with --as NAME (these identities hold a seat in this game: "
+                "{names})"
+            )
+        else:
+            said = N_(
+                "say who you are with --as NAME (these identities are in your keyring: {names})"
+            )
+        raise UsageError(said.format(names=names))
     return own[0].name
 
 
@@ -478,14 +501,16 @@ def next_steps(
         "your_move": mine,
         "over": position.result is not None,
     }
-    lines = [f"next: {report['next']}", *signature_due(position, me, target)]
+    lines = [_("next: {what}").format(what=localize(report["next"]))]
+    lines += signature_due(position, me, target)
     if position.result is not None:
-        lines.append("the game is over: send the file to everyone")
+        lines.append(_("the game is over: send the file to everyone"))
     seat = seat_of_card(position, me)
     if mine and owes_automatic(position, seat):
-        lines.append(f"your automatic step is due: pbem play {target}")
+        lines.append(_("your automatic step is due: pbem play {game}").format(game=target))
     elif mine:
-        lines.append(f"your move: pbem moves {target}")
+        lines.append(_("your move: pbem moves {game}").format(game=target))
     if others:
-        lines.append(f"send {target} to " + ", ".join(report["send_to"]))
+        said = _("send {file} to {to}").format(file=target, to=", ".join(report["send_to"]))
+        lines.append(said)
     return report, lines

@@ -1,16 +1,18 @@
 """``pbem new``, ``play``, ``merge`` and ``export``: the commands that make a new version.
 
 Only ``new`` and ``play`` sign. Everything signed is recorded in the store's journal, in
-the same transaction as the new steps, before any file is written; the export is then a
-new file beside the old one, named by step (``game.s0031.json``), never written over
-(architecture §10).
+the same transaction as the new steps, before any file is written; the export then
+replaces the game file given (one working file per game), when the store holds every step
+of it and it is unchanged since it was read; else, or with ``-o`` or the setting ``files
+numbered``, it is a new file (named by step beside the old one: ``game.s0031.json``),
+never written over (architecture §10, ``pbem.store.exports``).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -38,7 +40,7 @@ from pbem.format.words import plural
 if TYPE_CHECKING:  # the core is imported by the command that runs: a TAB completes without it
     from pbem.crypto.keyring import Keyring
     from pbem.crypto.keys import Identity
-    from pbem.store.exports import Opened
+    from pbem.store.exports import Opened, Written
     from pbem.store.store import Store
 
 
@@ -46,8 +48,25 @@ out_option = click.option(
     "-o",
     "--output",
     type=click.Path(path_type=Path),
-    help="Name the new file (it must not exist). Default: beside GAME, named by step.",
+    help="Write the new version to this new file (it must not exist). Default: over the "
+    "game file GAME (for a game id: RULESET-ID.json here), when your store holds all of it.",
 )
+
+
+def numbered_files() -> bool:
+    """Whether the setting ``files`` asks for a new file named by step at each version
+    (``pbem config set files numbered``); read before anything is signed, so that a
+    settings file that does not read stops the command first."""
+    from pbem.mail import config as mail_config
+
+    return mail_config.load().files == "numbered"
+
+
+def wrote(written: Written, report: dict[str, Any]) -> list[str]:
+    """The lines that say where the new version went (and why the game file given was
+    left as it is, if it was); ``report`` gets ``kept``: that reason, or None."""
+    report["kept"] = written.kept
+    return [*([written.kept] if written.kept else []), f"wrote {written.path}"]
 
 
 def check_new_file(output: Path | None) -> None:
@@ -242,12 +261,19 @@ def play(
     reveal); the rest is reported, to be played with the next command. Without ACTION, only
     the automatic steps you owe are made, or the file a command cut short after signing
     did not write. With --send the result is mailed on at once: one
-    command per decision."""
+    command per decision.
+
+    The new version replaces the game file GAME (for a game id: RULESET-ID.json in the
+    current folder), atomically, when your store holds every step of it and it is unchanged
+    since pbem read it; else it goes to a new file beside it, named by step, and pbem says
+    why. -o names a new file instead; pbem config set files numbered always writes a new
+    one. Every older version stays in your store (pbem export GAME --step K)."""
     from pbem.play.playing import Note, play_moves
     from pbem.store.exports import export_head, open_game
     from pbem.store.store import Store
 
     check_new_file(output)
+    numbered = numbered_files()
     store = Store(progress=Progress())
     with store.writing():  # read the head before asking a passphrase: a wrong seat fails now
         opened = open_game(store, target)
@@ -261,8 +287,8 @@ def play(
     note = Note(note_text, note_to) if note_text is not None else None
     game = opened.head.game
     played = play_moves(store, game, me, moves, "played here", note, read=opened.head)
-    path = export_head(store, opened, output, read=played.head)
-    report, lines = next_steps(played.position, str(path), me.card)
+    written = export_head(store, opened, output, read=played.head, numbered=numbered)
+    report, lines = next_steps(played.position, str(written.path), me.card)
     report.update(played=played.done, automatic=played.made, not_played=played.left)
     head = [*notes, *([f"played: {'; '.join(played.done)}"] if played.done else [])]
     if played.made and not played.done:
@@ -271,7 +297,7 @@ def play(
         head.append("nothing to sign: the file carries what you signed before that no file held")
     if played.left:
         left = "; ".join(played.left)
-        head.append(f"waiting for others before: {left} (play it on the next file)")
+        head.append(f"waiting for others before: {left} (play it on the next version)")
     if send_it:
         from pbem.cli.mail import mail_game  # mail settings and SMTP only when asked
 
@@ -280,7 +306,7 @@ def play(
         if sent is None:
             sent_lines.append("nobody to mail: the next decision is yours again")
         lines = [lines[0], *sent_lines]  # "next: ...", then what was mailed
-    emit(as_json, report, [*head, f"wrote {path}", *lines])
+    emit(as_json, report, [*head, *wrote(written, report), *lines])
 
 
 def _signed_on_this_copy(store: Store, opened: Opened, me: Identity, move: str) -> None:
@@ -311,52 +337,72 @@ def _signed_on_this_copy(store: Store, opened: Opened, me: Identity, move: str) 
     "-o",
     "--output",
     type=click.Path(path_type=Path),
-    help="Name the merged file (it must not exist). Default: beside the first FILE, named by step.",
+    help="Write the merged game to this new file (it must not exist). Default: over the "
+    "first FILE.",
 )
 @as_option
 @json_option
 @reports_errors
 def merge(files: tuple[Path, ...], output: Path | None, as_name: str | None, as_json: bool) -> None:
     """Combine copies of one game whose envelopes to a parallel decision arrived apart:
-    each is imported into your store, and the merged head is written as a new file (never
-    over an existing one). Signs nothing (``pbem play`` makes the steps you owe)."""
-    from pbem.store.exports import Opened, export_head
+    each is imported into your store, and the merged head replaces the first FILE (as
+    ``pbem play`` replaces its game file), or goes to a new file. Signs nothing (``pbem
+    play`` makes the steps you owe)."""
+    from pbem.store.exports import export_head, open_file
     from pbem.store.store import Store
 
+    numbered = numbered_files()
     store = Store(progress=Progress())
     same = os.path.realpath  # never raises (a symlink loop is refused when it is read)
     if output is not None and any(same(output) == same(f) for f in files):
         raise UsageError(f"{output}: will not overwrite an input file; name another with -o")
     with store.writing():
-        imported = [store.import_file(f) for f in files]
-    games = {i.head.game for i in imported}
+        opened = [open_file(store, f) for f in files]
+    games = {o.head.game for o in opened}
     if len(games) != 1:
         raise Rejected(f"{', '.join(map(str, files))} are not all copies of one game")
     (game,) = games
     head = store.head(game)
-    path = export_head(store, Opened(head, files[0], imported[0]), output, read=head)
+    first = opened[0]
+    first.head = head
+    written = export_head(store, first, output, read=head, numbered=numbered)
     me = own_card(as_name, head.position.cards)
-    report, lines = next_steps(head.position, str(path), me)
-    emit(
-        as_json,
-        report,
-        [f"merged {len(files)} copies into {path} (step {head.position.count})", *lines],
-    )
+    report, lines = next_steps(head.position, str(written.path), me)
+    said = f"merged {len(files)} copies (step {head.position.count})"
+    emit(as_json, report, [said, *wrote(written, report), *lines])
 
 
 @click.command()
 @game_argument
+@click.option(
+    "--step",
+    "step",
+    type=int,
+    metavar="K",
+    help="The game as it stood after step K (numbered as pbem log numbers them; 0: the "
+    "genesis alone), as a new file named by step (never over an existing one).",
+)
 @out_option
 @json_option
 @reports_errors
-def export(target: str, output: Path | None, as_json: bool) -> None:
-    """Write your newest copy of a game as a file (never over an existing one)."""
-    from pbem.store.exports import export_head, open_game
+def export(target: str, step: int | None, output: Path | None, as_json: bool) -> None:
+    """Write your newest copy of a game as a file: over the game file GAME (for a game
+    id: RULESET-ID.json here) when your store holds all of it, else a new file. Every
+    older version stays in your store: --step K writes one."""
+    from pbem.store.exports import export_head, export_step, open_game
     from pbem.store.store import Store
 
+    check_new_file(output)
+    numbered = numbered_files() if step is None else True
     store = Store(progress=Progress())
     opened = open_game(store, target)
     notes = opened.notes(store)
-    path = export_head(store, opened, output)
-    report = {"file": str(path), "game": opened.head.game, "steps": opened.position.count}
-    emit(as_json, report, [*notes, f"wrote {path}"])
+    report: dict[str, Any] = {"game": opened.head.game}
+    if step is not None:
+        path = export_step(store, opened, step, output)
+        report.update(file=str(path), steps=step)
+        emit(as_json, report, [*notes, f"wrote {path} (the game after step {step})"])
+        return
+    written = export_head(store, opened, output, numbered=numbered)
+    report.update(file=str(written.path), steps=opened.position.count)
+    emit(as_json, report, [*notes, *wrote(written, report)])

@@ -27,7 +27,7 @@ from pbem.cli.common import (
 )
 from pbem.cli.progress import Progress
 from pbem.format.errors import UsageError
-from pbem.format.words import plural
+from pbem.format.i18n import N_, _, localize, ngettext
 
 if TYPE_CHECKING:  # the core is imported by the command that runs: a TAB completes without it
     from pbem.format.card import IdentityCard
@@ -41,8 +41,9 @@ def _owed(opened: Opened, target: str, seat: int | None) -> list[str]:
 
     if owes_automatic(opened.position, seat):
         return [
-            f"you owe an automatic step ({describe_awaiting(opened.position)}): "
-            f"pbem play {target} makes it"
+            _("you owe an automatic step ({what}): pbem play {game} makes it").format(
+                what=localize(describe_awaiting(opened.position)), game=target
+            )
         ]
     return []
 
@@ -88,13 +89,23 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
         "view": pos.rules.view(pos.state, None) if pos.state is not None else None,
         **said_read(opened, store, as_json),
     }
-    out = [f"{pos.rules.id} game {pos.genesis.game}, step {pos.count}"]
-    out += [f"  seat {i}: {c.name} <{c.email}> [{c.fingerprint}]" for i, c in enumerate(pos.cards)]
+    out = [
+        _("{ruleset} game {game}, step {step}").format(
+            ruleset=pos.rules.id, game=pos.genesis.game, step=pos.count
+        )
+    ]
+    seat_line = _("seat {i}: {name} <{email}> [{fingerprint}]")
+    out += [
+        "  " + seat_line.format(i=i, name=c.name, email=c.email, fingerprint=c.fingerprint)
+        for i, c in enumerate(pos.cards)
+    ]
     if board:
         out.append(board)
     referee = me is not None and me in pos.genesis.escrow.referees
     if as_name is not None and seat is None and not referee:
-        raise UsageError(f"{as_name!r} holds no seat in this game and is no referee")
+        raise UsageError(
+            N_("{name!r} holds no seat in this game and is no referee").format(name=as_name)
+        )
     mine = me.name if me is not None and seat is not None else None
     try:
         if mine is not None and _needs_secrets(pos, seat):
@@ -103,22 +114,25 @@ def status(target: str, as_name: str | None, as_json: bool) -> None:
     except UsageError as exc:
         if as_name is not None or os.environ.get("PBEM_AS"):
             raise
-        out.append(f"(your private view is not shown: {exc})")
+        out.append(_("(your private view is not shown: {why})").format(why=localize(str(exc))))
         notes = _recent_notes(store, opened, None, seat)
     if pos.result is not None:
         result = pos.result
         report["result"] = result.model_dump()
         winners = ", ".join(pos.names[s] for s in result.winners)
         scores = ", ".join(f"{n} {s}" for n, s in zip(pos.names, result.scores, strict=True))
-        out.append(f"game over: {winners} won; scores {scores}")
+        out.append(
+            _("game over: {winners} won; scores {scores}").format(winners=winners, scores=scores)
+        )
     report["notes"] = notes
     if notes:
-        out.append("notes in the last steps:")
-        out += [f"  step {n['step']}: {n['text']}" for n in notes]
-    out.append(f"awaiting: {report['next']}")
+        out.append(_("notes in the last steps:"))
+        note_line = _("step {step}: {text}")
+        out += ["  " + note_line.format(step=n["step"], text=n["text"]) for n in notes]
+    out.append(_("awaiting: {next}").format(next=localize(report["next"])))
     waited = waiting(pos, utc_now())
     if waited:
-        out.append(waited)
+        out.append(localize(waited))
     report["waiting"] = waited
     report["deadline"] = due(pos)
     out += signature_due(pos, me, target)
@@ -174,13 +188,13 @@ def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> 
     known = private_knowledge(pos, me)
     if known and pos.state is not None:
         report["private"] = known
-        out.append("only you know (decrypted here):")
+        out.append(_("only you know (decrypted here):"))
         out.append(pos.rules.render_private(pos.state, seat, known))
     sealed = own_sealed_action(pos, me)
     if sealed is not None:
         text = pos.rules.format_action(pos.state, seat, sealed)
         report["own_sealed"] = text
-        out.append(f"your sealed choice (only you can see it): {text}")
+        out.append(_("your sealed choice (only you can see it): {choice}").format(choice=text))
     return out
 
 
@@ -191,9 +205,11 @@ def _private(pos: Position, seat: int, as_name: str, report: dict[str, Any]) -> 
 @json_option
 @reports_errors
 def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
-    """List your legal moves now, with the notation to type."""
+    """List your legal moves now by name, each with its notation (ids) in brackets where
+    it differs: either may be typed to pbem play."""
     from pbem.ledger.awaiting import decides, describe_awaiting, needs_decision, seat_of_card
     from pbem.ledger.interruptions import answer_voids_call, describe_interrupt
+    from pbem.play.naming import named_moves
     from pbem.store.exports import open_game
     from pbem.store.store import Store
 
@@ -203,37 +219,73 @@ def moves(target: str, as_name: str | None, limit: int, as_json: bool) -> None:
     me = acting_card(as_name, pos.cards)
     seat = seat_of_card(pos, me)
     if seat is None:
-        raise UsageError(f"{me.name!r} holds no seat in this game")
+        raise UsageError(N_("{name!r} holds no seat in this game").format(name=me.name))
     read = said_read(opened, store, as_json)
     aw = pos.awaiting
     voids = needs_decision(pos) and answer_voids_call(pos, seat)  # it may still answer
     if not decides(pos, seat) and not voids:
         report = {"moves": [], **awaited(pos), **read}
-        lines = [f"nothing for you to decide now; awaiting: {describe_awaiting(pos)}"]
+        lines = [
+            _("nothing for you to decide now; awaiting: {what}").format(
+                what=localize(describe_awaiting(pos))
+            )
+        ]
         emit(as_json, report, [*lines, *_owed(opened, target, seat)])
         return
     assert aw is not None
-    legal = pos.rules.listed_actions(pos.state, seat, _known(pos, seat, me, as_name))
-    texts = [pos.rules.format_action(pos.state, seat, action) for action in legal]
+    known = _known(pos, seat, me, as_name)
+    listed = named_moves(pos.rules, pos.state, seat, known or {})
+    texts = [notation for notation, _, _ in listed]
+    names = [name for _, name, _ in listed]
     help_text = pos.rules.notation_help(pos.state, seat)
     sample = pos.rules.samples(pos.state, seat)
-    report = {"moves": texts, "help": help_text, "prompt": aw.prompt, "sample": sample, **read}
-    out = [f"your decision: {aw.prompt or aw.decision}"]
+    report = {"moves": texts, "named": names, "help": help_text, "prompt": aw.prompt}
+    report |= {"sample": sample, **read}
+    out = [_("your decision: {prompt}").format(prompt=localize(aw.prompt or aw.decision))]
     if voids:
-        out.append(f"a call on you is being signed ({describe_interrupt(pos)}): your move voids it")
+        out.append(
+            _("a call on you is being signed ({call}): your move voids it").format(
+                call=localize(describe_interrupt(pos))
+            )
+        )
     if help_text:
         out.append(help_text)
-    shown = f", the first {limit}:" if len(texts) > limit else ":"
-    if sample:
-        out.append(
-            f"a sample of {plural(len(texts), 'legal move')} (there are too many to list; any "
-            f"move you type is judged by the rules when you play it, and refused with the "
-            f"reason if illegal){shown}"
+    n = len(texts)
+    if sample and n > limit:
+        head = ngettext(
+            "a sample of {n} legal move (there are too many to list; any move you type is "
+            "judged by the rules when you play it, and refused with the reason if illegal), "
+            "the first {limit}:",
+            "a sample of {n} legal moves (there are too many to list; any move you type is "
+            "judged by the rules when you play it, and refused with the reason if illegal), "
+            "the first {limit}:",
+            n,
+        )
+    elif sample:
+        head = ngettext(
+            "a sample of {n} legal move (there are too many to list; any move you type is "
+            "judged by the rules when you play it, and refused with the reason if illegal):",
+            "a sample of {n} legal moves (there are too many to list; any move you type is "
+            "judged by the rules when you play it, and refused with the reason if illegal):",
+            n,
+        )
+    elif n > limit:
+        head = ngettext(
+            "{n} legal move, the first {limit}:", "{n} legal moves, the first {limit}:", n
         )
     else:
-        out.append(f"{plural(len(texts), 'legal move')}{shown}")
-    out += [f"  {t}" for t in texts[:limit]]
-    out.append(f'play one with: pbem play {target} "{texts[0] if texts else "..."}"')
+        head = ngettext("{n} legal move:", "{n} legal moves:", n)
+    out.append(head.format(n=n, limit=limit))
+    width = max((len(n) for n in names[:limit]), default=0)
+    out += [
+        f"  {n:<{width}}  ({t})" if n != t else f"  {t}"
+        for t, n in zip(texts[:limit], names[:limit], strict=True)
+    ]
+    out.append(
+        _('play one with: pbem play {game} "{move}"').format(
+            game=target, move=names[0] if names else "..."
+        )
+    )
     emit(as_json, report, out)
 
 
@@ -265,7 +317,7 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
     reader = read_as(as_name, pos.cards)
     seat = seat_of_card(pos, reader.card) if reader is not None else None
     if reader is not None and seat is None:
-        raise UsageError(f"{as_name!r} holds no seat in this game")
+        raise UsageError(N_("{name!r} holds no seat in this game").format(name=as_name))
     steps = store.steps(opened.head.game)
     rows = []
     read = said_read(opened, store, as_json)
@@ -285,5 +337,6 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
         )
         lines.append(f"{r.index + 1:4d} {r.kind:7s} {r.summary}")
         lines += [f"             {c}" for c in r.consequences]
-        lines += [f"             note: {n}" for n in notes]
+        lines += ["             " + _("note: {text}").format(text=n) for n in notes]
+
     emit(as_json, {"steps": rows, **read}, lines)

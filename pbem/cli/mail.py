@@ -34,7 +34,7 @@ from pbem.crypto.keyring import Keyring, default_home
 from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError, Rejected, UsageError
 from pbem.format.files import write_new
-from pbem.format.words import plural
+from pbem.format.i18n import N_, _, localize, ngettext
 from pbem.ledger.awaiting import waits_for
 from pbem.store.chain import short_id
 from pbem.store.db import damaged
@@ -102,12 +102,18 @@ def send(
         opened = open_game(store, target)
     me = own_card(as_name, opened.position.cards)
     if me is None:
-        raise UsageError("say which of your identities holds a seat in this game with --as NAME")
+        raise UsageError(
+            N_("say which of your identities holds a seat in this game with --as NAME")
+        )
     report, lines = mail_game(
         store, opened.head.game, me, to=to, cc=cc, eml=eml, called=target, full=full
     )
     if report is None:
-        raise UsageError(f"nobody else is awaited: the decision is yours (pbem moves {target})")
+        raise UsageError(
+            N_("nobody else is awaited: the decision is yours (pbem moves {game})").format(
+                game=target
+            )
+        )
     emit(as_json, report, [*opened.notes(store), *lines])
 
 
@@ -127,7 +133,7 @@ def mail_game(
     when nobody else is awaited (the next decision is ``me``'s own): then nothing is sent."""
     from pbem.mail import config as mail_config
     from pbem.mail import outbox
-    from pbem.mail.memory import Memory
+    from pbem.mail.memory import Memory, mailed
     from pbem.mail.outgoing import prepare
 
     settings = mail_config.load()
@@ -137,7 +143,8 @@ def mail_game(
         store, game, me, lambda: identity(name), smtp, to, called=called or game, full=full
     )
     message, made = outgoing.message, outgoing.made
-    notes = [f"made {plural(made, 'automatic step')} first"] if made else []
+    made_first = ngettext("made {n} automatic step first", "made {n} automatic steps first", made)
+    notes = [made_first.format(n=made)] if made else []
     if message is None:
         return None, notes
     report: dict[str, Any] = {"subject": message["Subject"], "to": message["To"]}
@@ -145,12 +152,16 @@ def mail_game(
     report["automatic"] = made
     if eml is not None:
         if not write_new(eml, message.as_bytes()):
-            raise UsageError(f"{eml}: exists already; pbem never writes over a file")
+            raise UsageError(
+                N_("{path}: exists already; pbem never writes over a file").format(path=eml)
+            )
         report["eml"] = str(eml)
         with store.writing():  # carried by the message, handed to the player's mail client
             store.carried(game, str(eml.resolve()))
             mark_sent(store, game, me)
-        return report, [*notes, f"wrote the message for {message['To']} to {eml}"]
+            mailed(store, message)
+        wrote = _("wrote the message for {to} to {path}").format(to=message["To"], path=eml)
+        return report, [*notes, wrote]
     password = mail_config.password(smtp, "smtp", ask_password())
     memory = Memory(store)
     done = outbox.post(memory, smtp, password, message)
@@ -158,7 +169,9 @@ def mail_game(
     report["sent_to"] = done.recipients(message)  # a message that waits says so here
     mark_sent(store, game, me)
     report["also_sent"] = len(done.sent) - 1  # what waited in the outbox, sent first
-    line = f"sent {message['Subject']!r} to {', '.join(report['sent_to'])}"
+    line = _("sent {subject!r} to {to}").format(
+        subject=str(message["Subject"]), to=", ".join(report["sent_to"])
+    )
     return report, [*notes, *done.lines(but=message), line]
 
 
@@ -193,9 +206,11 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
             for pending in result.pending:
                 games.append({"game": pending.game, "status": "pending", "from": pending.index})
                 lines.append(
-                    f"game {short_id(pending.game)}: steps from step {pending.index + 1} kept "
-                    "until the steps before them arrive (pbem watch asks for them; or ask the "
-                    "sender: pbem send GAME --full)"
+                    _(
+                        "game {game}: steps from step {step} kept until the steps before them "
+                        "arrive (pbem watch asks for them; or ask the sender: pbem send GAME "
+                        "--full)"
+                    ).format(game=short_id(pending.game), step=pending.index + 1)
                 )
             problems += [f"{result.label}: {p}" for p in result.problems]
             for proof in result.proofs:
@@ -204,9 +219,19 @@ def receive(sources: tuple[str, ...], as_name: str | None, as_json: bool) -> Non
     if problems:
         if not as_json:
             for problem in problems:
-                click.echo(f"pbem: {' '.join(problem.split())}", err=True)
-        rest = "everything else was imported" if games else "nothing was imported"
-        err = Rejected(f"{plural(len(problems), 'problem')}; {rest}")
+                click.echo(f"pbem: {localize(' '.join(problem.split()))}", err=True)
+        count = len(problems)
+        if games:
+            said = ngettext(
+                "{n} problem; everything else was imported",
+                "{n} problems; everything else was imported",
+                count,
+            )
+        else:
+            said = ngettext(
+                "{n} problem; nothing was imported", "{n} problems; nothing was imported", count
+            )
+        err = Rejected(said.format(n=count))
         emit_refused(as_json, report, lines, err)
     emit(as_json, report, lines)
 
@@ -247,14 +272,19 @@ def games(as_name: str | None, show_all: bool, as_json: bool) -> None:
         )
     lines = [
         f"{short_id(r['game'])}  {r['ruleset']:<10} step {r['step']:>4}  "
-        + ("game over" if r["over"] else _whose(r))
+        + (_("game over") if r["over"] else _whose(r))
         + f"\n          {r['file'] or _unexported(r['game'])}"
         for r in rows
     ]
     if not lines and finished:
-        lines = [f"no game in progress ({plural(finished, 'finished game')}: pbem games --all)"]
+        none = ngettext(
+            "no game in progress ({n} finished game: pbem games --all)",
+            "no game in progress ({n} finished games: pbem games --all)",
+            finished,
+        )
+        lines = [none.format(n=finished)]
     elif not lines:
-        lines = ["no games in the store (pbem receive MAIL)"]
+        lines = [_("no games in the store (pbem receive MAIL)")]
     quarantined = [
         {"message": label, "reason": reason, "received": when}
         for label, reason, when in memory.Memory(store).quarantined()
@@ -280,9 +310,23 @@ def _quarantine_lines(quarantined: list[dict[str, Any]], show_all: bool) -> list
         return []
     shown = quarantined if show_all else quarantined[:QUARANTINE_SHOWN]
     more = len(quarantined) - len(shown)
-    head = f"{plural(len(quarantined), 'mail')} quarantined (refused by an input limit)"
-    lines = [head + (f"; the newest {len(shown)} (pbem games --all: every one):" if more else ":")]
-    return lines + [f"  {q['message']}: {q['reason']}" for q in shown]
+    count = len(quarantined)
+    if more:
+        head = ngettext(
+            "{n} mail quarantined (refused by an input limit); the newest {shown} (pbem games "
+            "--all: every one):",
+            "{n} mails quarantined (refused by an input limit); the newest {shown} (pbem games "
+            "--all: every one):",
+            count,
+        )
+    else:
+        head = ngettext(
+            "{n} mail quarantined (refused by an input limit):",
+            "{n} mails quarantined (refused by an input limit):",
+            count,
+        )
+    lines = [head.format(n=count, shown=len(shown))]
+    return lines + [f"  {q['message']}: {localize(q['reason'])}" for q in shown]
 
 
 def _whose(row: dict[str, Any]) -> str:
@@ -290,8 +334,11 @@ def _whose(row: dict[str, Any]) -> str:
     (the others cannot answer before they have it: ``pbem send`` makes the automatic steps
     you owe and mails it), yours, or theirs."""
     if row["unsent"]:
-        return f"SIGNED, NOT SENT (pbem send {short_id(row['game'])}): " + row["next"]
-    return ("YOUR MOVE: " if row["your_move"] else "") + row["next"]
+        said = _("SIGNED, NOT SENT (pbem send {game}): {next}")
+        return said.format(game=short_id(row["game"]), next=localize(row["next"]))
+    if row["your_move"]:
+        return _("YOUR MOVE: {next}").format(next=localize(row["next"]))
+    return localize(row["next"])
 
 
 def _outbox_lines(waiting: list[Any]) -> list[str]:
@@ -299,14 +346,18 @@ def _outbox_lines(waiting: list[Any]) -> list[str]:
     send`` or pass of ``pbem watch``."""
     if not waiting:
         return []
-    head = f"{plural(len(waiting), 'mail')} waiting to go out (pbem watch, or pbem send, sends it):"
-    return [head] + [
+    head = ngettext(
+        "{n} mail waiting to go out (pbem watch, or pbem send, sends it):",
+        "{n} mails waiting to go out (pbem watch, or pbem send, sends them):",
+        len(waiting),
+    )
+    return [head.format(n=len(waiting))] + [
         f"  {short_id(w.game) if w.game else '-'}  {w.subject} -> {w.to}" for w in waiting
     ]
 
 
 def _unexported(game: str) -> str:
-    return f"(only in your store so far: pbem export {short_id(game)})"
+    return _("(only in your store so far: pbem export {game})").format(game=short_id(game))
 
 
 @click.command()
@@ -376,7 +427,7 @@ def watch(
             settings,
             mail_config.password(settings.smtp, "smtp", ask_password()),
             mail_config.password(settings.imap, "imap", ask_password()),
-            tell=lambda line: click.echo(f"pbem watch: {line}", err=True),
+            tell=lambda line: click.echo(f"pbem watch: {localize(line)}", err=True),
         )
         try:
             while True:
@@ -385,7 +436,7 @@ def watch(
                     sys.exit(failed)
                 robot.wait(interval or settings.imap.interval)
         except KeyboardInterrupt:
-            click.echo("pbem watch: stopped", err=True)
+            click.echo(_("pbem watch: stopped"), err=True)
             sys.exit(INTERRUPTED)
 
 
@@ -396,7 +447,7 @@ def _watched(as_names: tuple[str, ...]) -> list[str]:
         return list(dict.fromkeys(as_names))
     own = [card.name for card, private in Keyring().list() if private]
     if not own:
-        raise UsageError("your keyring holds no identity to act for: pbem key new NAME")
+        raise UsageError(N_("your keyring holds no identity to act for: pbem key new NAME"))
     return own
 
 
@@ -413,7 +464,7 @@ def _one_pass(robot: Robot, as_json: bool) -> int:
     except sqlite3.DatabaseError as exc:  # the store is damaged: said, and tried again
         report = PassReport(problems=[str(damaged(exc))], server_failed=True)
     for line in report.lines:
-        click.echo(json.dumps({"ok": True, "event": line}) if as_json else line)
+        click.echo(json.dumps({"ok": True, "event": line}) if as_json else localize(line))
     for problem in report.problems:
         text = " ".join(problem.split())
         if as_json:
@@ -421,5 +472,5 @@ def _one_pass(robot: Robot, as_json: bool) -> int:
             report_line = {"ok": False, "error": text, "code": code, "step": None, "seat": None}
             click.echo(json.dumps(report_line))
         else:
-            click.echo(f"pbem watch: {text}", err=True)
+            click.echo(f"pbem watch: {localize(text)}", err=True)
     return 2 if report.server_failed else 1 if report.problems else 0

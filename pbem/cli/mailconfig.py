@@ -22,22 +22,27 @@ from pbem.cli.common import (
 )
 from pbem.cli.mail import ask_password
 from pbem.format.errors import UsageError
+from pbem.format.i18n import N_, _, localize
 
 if TYPE_CHECKING:
     from pbem.mail.check import Outcome
+
+#: ``pbem config show``'s word for a password an older pbem stored in clear (the JSON keeps
+#: it in English; the line shows it in the reader's language).
+CLEAR = N_("(in clear: pbem config migrate-secrets)")
 
 
 def complete_setting(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
-    """The settings ``pbem config set`` knows: ``smtp.*``, ``imap.*``, ``notify``, and
-    ``bot.NAME`` for each identity of the keyring."""
+    """The settings ``pbem config set`` knows: ``smtp.*``, ``imap.*``, ``ui.*``, ``notify``,
+    ``lang``, ``files``, and ``bot.NAME`` for each identity of the keyring."""
     from pbem.mail import config as mail_config
 
     servers = (("smtp", mail_config.Smtp), ("imap", mail_config.Imap), ("ui", mail_config.Ui))
     names = [
         *(f"{kind}.{field}" for kind, model in servers for field in model.model_fields),
-        "notify",
+        *sorted(mail_config.TOP_LEVEL),
         *(f"bot.{item.value}" for item in complete_own_identity(ctx, param, "")),
     ]
     return [CompletionItem(n) for n in names if n.startswith(incomplete)]
@@ -83,12 +88,13 @@ def config_show(as_json: bool) -> None:
     data = mail_config.load().model_dump()
     for section in ("smtp", "imap"):
         if data[section]["password"]:
-            data[section]["password"] = "(in clear: pbem config migrate-secrets)"
+            data[section]["password"] = CLEAR
     lines = [f"# {mail_config.config_path()}"]
     for section in ("smtp", "imap"):
-        lines += [f"{section}.{k} = {v}" for k, v in data[section].items()]
+        lines += [f"{section}.{k} = {_(v) if v == CLEAR else v}" for k, v in data[section].items()]
     lines += [f"ui.{k} = {str(v).lower()}" for k, v in data["ui"].items()]
     lines.append(f"notify = {data['notify']}")
+    lines.append(f"files = {data['files']}")
     lines += [f"bot.{name} = {spec}" for name, spec in data["bot"].items()]
     emit(as_json, data, lines)
 
@@ -101,7 +107,8 @@ def config_show(as_json: bool) -> None:
 def config_set(key: str, value: str | None, as_json: bool) -> None:
     """Set KEY (smtp.host, smtp.port, smtp.security, smtp.user, smtp.auth, smtp.ca_file,
     imap.mailbox, imap.oauth2_command, notify, ...; every key: pbem config show; bot.NAME:
-    the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy).
+    the bot pbem watch --as NAME plays that identity's seats with, e.g. greedy; files
+    numbered: a new game file for each version instead of one working file).
     smtp.password and imap.password go to the operating system's keychain, never to the
     file: leave VALUE out to be asked for it. A password an older pbem stored in clear is
     moved to the keychain first."""
@@ -112,7 +119,8 @@ def config_set(key: str, value: str | None, as_json: bool) -> None:
     notes = []
     if secrets.backend() is not None:
         notes = [
-            f"{moved} moved to the keychain" for moved in mail_config.migrate_secrets(settings)
+            N_("{key} moved to the keychain").format(key=moved)
+            for moved in mail_config.migrate_secrets(settings)
         ]
     if key in {"smtp.password", "imap.password"}:
         kind: Literal["smtp", "imap"] = "smtp" if key == "smtp.password" else "imap"
@@ -120,11 +128,13 @@ def config_set(key: str, value: str | None, as_json: bool) -> None:
         if value is None:
             ask = ask_password()
             if ask is None:
-                raise UsageError(f"pbem config set {key} (at a terminal: pbem asks for it)")
+                raise UsageError(
+                    N_("pbem config set {key} (at a terminal: pbem asks for it)").format(key=key)
+                )
             value = ask(key)
         where = mail_config.store_password(settings, kind, value)
         path = mail_config.save(settings)
-        line = f"{key} stored in the keychain ({where})"
+        line = _("{key} stored in the keychain ({where})").format(key=key, where=where)
         emit(as_json, {"key": key, "keychain": where, "notes": notes}, [*notes, line])
         return
     if value is None:
@@ -132,7 +142,11 @@ def config_set(key: str, value: str | None, as_json: bool) -> None:
     mail_config.set_value(settings, key, value)
     path = mail_config.save(settings)
     report = {"key": key, "value": value, "file": str(path), "notes": notes}
-    emit(as_json, report, [*notes, f"{key} = {value}   (in {path})"])
+    emit(
+        as_json,
+        report,
+        [*notes, _("{key} = {value}   (in {path})").format(key=key, value=value, path=path)],
+    )
 
 
 @config.command("migrate-secrets")
@@ -147,7 +161,8 @@ def config_migrate_secrets(as_json: bool) -> None:
     moved = mail_config.migrate_secrets(settings)
     if moved:
         mail_config.save(settings)
-    lines = [f"{key} moved to the keychain" for key in moved] or ["no password in clear"]
+    lines = [_("{key} moved to the keychain").format(key=key) for key in moved]
+    lines = lines or [_("no password in clear")]
     emit(as_json, {"moved": moved}, lines)
 
 
@@ -162,9 +177,8 @@ def config_unset(key: str, as_json: bool) -> None:
     settings = mail_config.load()
     mail_config.unset_value(settings, key)
     path = mail_config.save(settings)
-    emit(
-        as_json, {"key": key, "default": True, "file": str(path)}, [f"{key} is back to its default"]
-    )
+    said = _("{key} is back to its default").format(key=key)
+    emit(as_json, {"key": key, "default": True, "file": str(path)}, [said])
 
 
 def _provider_names() -> list[str]:
@@ -196,10 +210,23 @@ def config_provider(name: str, user: str, oauth2: bool, as_json: bool) -> None:
     path = mail_config.save(settings)
     steps = providers.next_steps(preset, settings)
     s, i = settings.smtp, settings.imap
+    said = _(
+        "{provider}: smtp {smtp_host}:{smtp_port} {smtp_security}, imap {imap_host}:{imap_port} "
+        "{imap_security}, login by {auth}   (in {path})"
+    )
     lines = [
-        f"{preset.name}: smtp {s.host}:{s.port} {s.security}, imap {i.host}:{i.port} "
-        f"{i.security}, login by {s.auth}   (in {path})",
-        *(f"next: {step}" for step in steps),
+        said.format(
+            provider=preset.name,
+            smtp_host=s.host,
+            smtp_port=s.port,
+            smtp_security=s.security,
+            imap_host=i.host,
+            imap_port=i.port,
+            imap_security=i.security,
+            auth=s.auth,
+            path=path,
+        ),
+        *(_("next: {step}").format(step=localize(step)) for step in steps),
     ]
     report = {"provider": name, "smtp": s.model_dump(), "imap": i.model_dump(), "next": steps}
     for section in ("smtp", "imap"):
@@ -227,7 +254,9 @@ def config_test(as_json: bool) -> None:
     failed = [o for o in outcomes if not o.ok]
     if failed:
         which = ", ".join(f"{o.kind} ({o.stage})" for o in failed)
-        emit_refused(as_json, report, lines, MailError(f"could not log in: {which}"))
+        refused = MailError(N_("could not log in: {servers}").format(servers=which))
+        emit_refused(as_json, report, lines, refused)
+
     emit(as_json, report, lines)
 
 

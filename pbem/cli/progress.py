@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import sys
 import time
+import unicodedata
 from collections.abc import Callable
 from typing import TextIO
+
+from pbem.format.i18n import _
 
 DELAY = 1.0
 
@@ -36,10 +39,11 @@ class Progress:
         if done >= total:
             self.clear()
             return
-        text = f"pbem: verifying step {done} of {total}"
-        self.stream.write("\r" + text.ljust(self.width))
+        text = _("pbem: verifying step {done} of {total}").format(done=done, total=total)
+        width = columns(text)
+        self.stream.write("\r" + text + " " * max(0, self.width - width))
         self.stream.flush()
-        self.width = len(text)
+        self.width = width
 
     def clear(self) -> None:
         """Wipe the line (the next output starts on a clean line)."""
@@ -47,3 +51,9 @@ class Progress:
             self.stream.write("\r" + " " * self.width + "\r")
             self.stream.flush()
             self.width = 0
+
+
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes: a wide character (Japanese, Chinese) two,
+    so that the line is wiped whole in every language."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

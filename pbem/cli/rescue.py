@@ -1,6 +1,6 @@
 """``pbem call``, ``resign`` and ``handover``: keeping a game going when a player drops
-out (architecture §11). Each signs (journal first) on your newest copy of the game and writes a
-new file beside it, like ``pbem play``."""
+out (architecture §11). Each signs (journal first) on your newest copy of the game and writes
+it as ``pbem play`` does: over the game file given, when the store holds all of it."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ from pbem.cli.common import (
     next_steps,
     reports_errors,
 )
-from pbem.cli.game import card_of, check_new_file, out_option
+from pbem.cli.game import card_of, check_new_file, numbered_files, out_option, wrote
 from pbem.crypto.keyring import Keyring
 from pbem.crypto.keys import Identity
 from pbem.format.errors import UsageError
+from pbem.format.i18n import N_
 from pbem.ledger.position import Position
 from pbem.play import rescue
 from pbem.play.playing import sign_in_store
@@ -39,12 +40,13 @@ def _finish(
     output: Path | None,
     me: Identity,
     as_json: bool,
+    numbered: bool,
 ) -> None:
     """Export what was signed, and say it, then who is next and whom to send it to."""
-    path = export_head(store, opened, output)
-    report, lines = next_steps(pos, str(path), me.card)
+    written = export_head(store, opened, output, numbered=numbered)
+    report, lines = next_steps(pos, str(written.path), me.card)
     report["done"] = said
-    emit(as_json, report, [said, f"wrote {path}", *lines])
+    emit(as_json, report, [said, *wrote(written, report), *lines])
 
 
 @click.command()
@@ -67,24 +69,29 @@ def call(
     every other active seat has signed the call, a stand-in decides for them in the open,
     or their escrow holders open what they owe; with --end the game ends instead."""
     check_new_file(output)
+    numbered = numbered_files()
     store = Store()
     with store.writing():
         opened = open_game(store, target)
     pos = opened.position
     named = sorted(_seat(pos, s) for s in seats)
     if named != sorted(pos.remaining()):
-        who = ", ".join(pos.names[s] for s in pos.remaining()) or "nobody"
-        raise UsageError(f"a call names every seat awaited now: {who}")
+        if not pos.remaining():
+            raise UsageError(N_("a call names every seat awaited now: nobody"))
+        who = ", ".join(pos.names[s] for s in pos.remaining())
+        raise UsageError(N_("a call names every seat awaited now: {seats}").format(seats=who))
     me = identity(as_name, pos.cards)
 
     def sign(p: Position, journal: Journal) -> str:
         called = rescue.call(p, me, end=end, journal=journal)
         still = p.interrupt is not None and p.interrupt.decision == "call"
         names = ", ".join(pos.names[s] for s in called)
-        return f"called {names}" + (" (the other seats must sign the call too)" if still else "")
+        if still:
+            return N_("called {seats} (the other seats must sign the call too)").format(seats=names)
+        return N_("called {seats}").format(seats=names)
 
     after, said = sign_in_store(store, opened.head.game, me, sign, "a call signed here")
-    _finish(store, opened, after, said, output, me, as_json)
+    _finish(store, opened, after, said, output, me, as_json, numbered)
 
 
 def _seat(pos: Position, text: str) -> int:
@@ -92,7 +99,11 @@ def _seat(pos: Position, text: str) -> int:
         return int(text)
     if text in pos.names:
         return pos.names.index(text)
-    raise UsageError(f"no seat {text!r} in this game (seats: {', '.join(pos.names)})")
+    raise UsageError(
+        N_("no seat {seat!r} in this game (seats: {seats})").format(
+            seat=text, seats=", ".join(pos.names)
+        )
+    )
 
 
 @click.command()
@@ -105,6 +116,7 @@ def resign(target: str, as_name: str | None, output: Path | None, as_json: bool)
     """Give up your seat: your per-game secrets are published in the step, and from then
     on a stand-in plays the seat in the open (your private knowledge becomes public)."""
     check_new_file(output)
+    numbered = numbered_files()
     store = Store()
     with store.writing():
         opened = open_game(store, target)
@@ -112,10 +124,10 @@ def resign(target: str, as_name: str | None, output: Path | None, as_json: bool)
 
     def sign(p: Position, journal: Journal) -> str:
         rescue.resign(p, me, journal=journal)
-        return f"{me.card.name} resigned"
+        return N_("{name} resigned").format(name=me.card.name)
 
     after, said = sign_in_store(store, opened.head.game, me, sign, "a resignation signed here")
-    _finish(store, opened, after, said, output, me, as_json)
+    _finish(store, opened, after, said, output, me, as_json, numbered)
 
 
 @click.command()
@@ -144,6 +156,7 @@ def handover(
     another active seat, co-sign the handover open to it. From that step on the
     substitute's key signs for the seat, with all the seat knows."""
     check_new_file(output)
+    numbered = numbered_files()
     store = Store()
     with store.writing():
         opened = open_game(store, target)
@@ -155,8 +168,10 @@ def handover(
     def sign(p: Position, journal: Journal) -> str:
         rescue.handover(p, me, card, seat=given, journal=journal)
         if p.interrupt is not None and p.interrupt.decision == "handover":
-            return f"signed the handover to {card.name} (the other seats must co-sign it)"
-        return f"the seat is handed over to {card.name}"
+            return N_("signed the handover to {name} (the other seats must co-sign it)").format(
+                name=card.name
+            )
+        return N_("the seat is handed over to {name}").format(name=card.name)
 
     after, said = sign_in_store(store, opened.head.game, me, sign, "a handover signed here")
-    _finish(store, opened, after, said, output, me, as_json)
+    _finish(store, opened, after, said, output, me, as_json, numbered)

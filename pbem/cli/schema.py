@@ -13,6 +13,7 @@ from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import atomic_write
 from pbem.format.gamefile import GameFile
+from pbem.format.i18n import N_, _
 from pbem.format.resources import resource_dir
 from pbem.ruleset import registry
 
@@ -105,17 +106,21 @@ def schema(directory: Path | None, check: bool, as_json: bool) -> None:
         )
         if stale or extra:
             raise Rejected(
-                f"schemas in {directory} are out of date: {', '.join(stale + extra)}; "
-                f"run 'pbem schema --dir {directory}'"
+                N_(
+                    "schemas in {dir} are out of date: {names}; run 'pbem schema --dir {dir}'"
+                ).format(dir=directory, names=", ".join(stale + extra))
             )
         report = {"dir": str(directory), "schemas": sorted(wanted), "up_to_date": True}
-        emit(as_json, report, [f"{len(wanted)} schemas in {directory} are up to date"])
+        said = _("{n} schemas in {dir} are up to date").format(n=len(wanted), dir=directory)
+        emit(as_json, report, [said])
         return
     foreign = [n for n in wanted if (directory / n).exists() and not _is_schema(directory / n)]
     if foreign:
         raise UsageError(
-            f"{directory / foreign[0]} exists and is not a pbem schema: pbem never writes "
-            "over it (name another --dir)"
+            N_(
+                "{path} exists and is not a pbem schema: pbem never writes over it "
+                "(name another --dir)"
+            ).format(path=directory / foreign[0])
         )
     directory.mkdir(parents=True, exist_ok=True)
     for name, text in wanted.items():
@@ -124,4 +129,5 @@ def schema(directory: Path | None, check: bool, as_json: bool) -> None:
         if path.name not in wanted and _is_schema(path):  # one a model no longer makes
             path.unlink()
     report = {"dir": str(directory), "schemas": sorted(wanted), "wrote": len(wanted)}
-    emit(as_json, report, [f"wrote {len(wanted)} schemas to {directory}"])
+    said = _("wrote {n} schemas to {dir}").format(n=len(wanted), dir=directory)
+    emit(as_json, report, [said])

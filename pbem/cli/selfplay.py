@@ -17,7 +17,7 @@ from pbem.cli.common import (
     ruleset_options,
 )
 from pbem.format.errors import UsageError
-from pbem.format.words import plural
+from pbem.format.i18n import N_, _, ngettext
 from pbem.play.selfplay import play_game
 
 
@@ -59,7 +59,11 @@ def selfplay(
     """Play complete games with bots; every step is signed, re-read and verified."""
     rules = named_ruleset(ruleset)
     if not rules.min_seats <= players <= rules.max_seats:
-        raise UsageError(f"{ruleset} takes {rules.min_seats} to {rules.max_seats} players")
+        raise UsageError(
+            N_("{ruleset} takes {least} to {most} players").format(
+                ruleset=ruleset, least=rules.min_seats, most=rules.max_seats
+            )
+        )
     parsed = ruleset_options(rules, options)
     reports = []
     lines = []
@@ -67,8 +71,12 @@ def selfplay(
         r = play_game(rules, players, seed + k, parsed, list(bots) or ["random"], out)
         winners = ", ".join(f"bot{w + 1}" for w in r.result.winners)
         lines.append(
-            f"seed {r.seed}: {r.steps} steps, {r.bytes} bytes, verified; "
-            f"winner {winners}; scores {r.result.scores}"
+            _(
+                "seed {seed}: {steps} steps, {bytes} bytes, verified; "
+                "winner {winners}; scores {scores}"
+            ).format(
+                seed=r.seed, steps=r.steps, bytes=r.bytes, winners=winners, scores=r.result.scores
+            )
         )
         reports.append(
             {
@@ -81,8 +89,12 @@ def selfplay(
             }
         )
     total_steps = sum(r["steps"] for r in reports)
-    lines.append(
-        f"{plural(games, 'game')} of {ruleset} with {players} players verified, "
-        f"{plural(total_steps, 'step')} in all"
+    in_all = ngettext("{n} step in all", "{n} steps in all", total_steps).format(n=total_steps)
+    done = ngettext(
+        "{n} game of {ruleset} with {players} players verified, {steps}",
+        "{n} games of {ruleset} with {players} players verified, {steps}",
+        games,
     )
+    lines.append(done.format(n=games, ruleset=ruleset, players=players, steps=in_all))
+
     emit(as_json, {"games": reports}, lines)

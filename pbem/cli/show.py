@@ -26,6 +26,7 @@ from pbem.cli.common import (
 from pbem.cli.progress import Progress
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import write_new
+from pbem.format.i18n import N_, _
 
 
 @click.command()
@@ -87,14 +88,21 @@ def show(
     if svg_only:
         text = board_svg(history, position)
         if text is None:
-            raise UsageError(f"there is no board to draw for {history.rules.id} at this step")
+            raise UsageError(
+                N_("there is no board to draw for {ruleset} at this step").format(
+                    ruleset=history.rules.id
+                )
+            )
     else:
         name = source.name if source is not None else short_id(game.genesis.game)
         text = page_html(history, position, source=name, reader=seat)
     failure = None
     if not history.verified:
-        shown = "before it" if history.failed_at is not None else "recomputed"
-        failure = Rejected(f"{history.failure} (the page shows the verified steps {shown})")
+        if history.failed_at is not None:
+            shown = N_("{why} (the page shows the verified steps before it)")
+        else:
+            shown = N_("{why} (the page shows the verified steps recomputed)")
+        failure = Rejected(shown.format(why=history.failure))
     to_stdout = output is not None and str(output) == "-"
     if to_stdout and not as_json:
         click.echo(text, nl=False)
@@ -113,9 +121,15 @@ def show(
         "failure": history.failure,
         "private_to": seat.name if seat else None,
     }
-    kind = "board" if svg_only else "page"
-    audience = f"private to {seat.name}" if seat else "public"
-    line = f"wrote {target_path} ({kind}, {audience}, after step {position.index + 1})"
+    if svg_only and seat:
+        said = _("wrote {path} (board, private to {name}, after step {step})")
+    elif svg_only:
+        said = _("wrote {path} (board, public, after step {step})")
+    elif seat:
+        said = _("wrote {path} (page, private to {name}, after step {step})")
+    else:
+        said = _("wrote {path} (page, public, after step {step})")
+    line = said.format(path=target_path, name=seat.name if seat else "", step=position.index + 1)
     if failure is not None:
         emit_refused(as_json, report, [line], failure)
     emit(as_json, report, [line])
@@ -133,7 +147,9 @@ def _write(
     data = text.encode()
     if output is not None:
         if not ((output.is_file() and output.read_bytes() == data) or write_new(output, data)):
-            raise UsageError(f"{output}: exists already; pbem never writes over a file")
+            raise UsageError(
+                N_("{path}: exists already; pbem never writes over a file").format(path=output)
+            )
         return output
     folder, stem = place
     base = f"{stem}.s{steps:04d}" + (f".{as_name}" if as_name else "")
@@ -142,4 +158,6 @@ def _write(
         path = folder / (f"{base}{suffix}" if n == 1 else f"{base}~{n}{suffix}")
         if (path.is_file() and path.read_bytes() == data) or write_new(path, data):
             return path
-    raise UsageError(f"{folder}: too many pages named {base}~N{suffix}")
+    raise UsageError(
+        N_("{path}: too many pages named {name}").format(path=folder, name=f"{base}~N{suffix}")
+    )

@@ -20,7 +20,7 @@ from pbem.cli.progress import Progress
 from pbem.format import gamefile
 from pbem.format.errors import PbemError, Rejected, UsageError
 from pbem.format.gamefile import GameFile, Genesis
-from pbem.format.words import plural
+from pbem.format.i18n import localize, ngettext
 from pbem.ledger.audit import compare_files
 from pbem.ledger.awaiting import describe_awaiting
 from pbem.ledger.replay import replay_file
@@ -133,7 +133,13 @@ def verify(files: tuple[Path, ...], jobs: int, as_json: bool) -> None:
     lines = []
     for path, verdict in zip(files, checked, strict=True):
         results.append({"file": str(path), "steps": verdict.steps, "ok": True})
-        lines.append(f"{path}: OK, {plural(verdict.steps, 'step')} verified; {verdict.awaiting}")
+        ok = ngettext(
+            "{path}: OK, {n} step verified; {awaiting}",
+            "{path}: OK, {n} steps verified; {awaiting}",
+            verdict.steps,
+        )
+        lines.append(ok.format(path=path, n=verdict.steps, awaiting=localize(verdict.awaiting)))
+
     findings = []
     if len(files) > 1:
         findings = compare_files(games_to_compare(list(files), checked), [str(f) for f in files])

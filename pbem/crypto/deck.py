@@ -56,6 +56,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto import group
 from pbem.crypto.group import BASE, DeckError, Point, check_point, check_scalar, frame
+from pbem.format.i18n import N_
 
 PROOF_BYTES = 64
 MIN_ROOT_BYTES = 32
@@ -86,7 +87,7 @@ class Ciphertext(tuple[Point, Point]):
         if not (isinstance(c1, Point) and isinstance(c2, Point)):
             raise TypeError("a Ciphertext holds Points; check_ciphertext validates bytes")
         if c1 == group.IDENTITY or c2 == group.IDENTITY:
-            raise DeckError("ciphertext component would be the identity")
+            raise DeckError(N_("ciphertext component would be the identity"))
         return tuple.__new__(cls, (c1, c2))
 
     @property
@@ -131,7 +132,7 @@ def _hkdf(key: bytes, info: bytes, length: int) -> bytes:
 
 def _text(value: str, what: str) -> bytes:
     if not isinstance(value, str) or not value:
-        raise DeckError(f"{what} must be a non-empty string")
+        raise DeckError(N_("{what} must be a non-empty string").format(what=what))
     return value.encode("utf-8")
 
 
@@ -147,9 +148,13 @@ def deck_secret(root: bytes, game_id: bytes) -> bytes:
     nothing about other games.
     """
     if not isinstance(root, bytes) or len(root) < MIN_ROOT_BYTES:
-        raise DeckError(f"root secret must be at least {MIN_ROOT_BYTES} bytes")
+        raise DeckError(
+            N_("root secret must be at least {min_root_bytes} bytes").format(
+                min_root_bytes=MIN_ROOT_BYTES
+            )
+        )
     if not isinstance(game_id, bytes) or not game_id:
-        raise DeckError("game id must be non-empty bytes")
+        raise DeckError(N_("game id must be non-empty bytes"))
     return _nonzero_scalar(
         lambda attempt: _hkdf(root, _SECRET + frame(game_id, attempt.to_bytes(4, "big")), 64)
     )
@@ -204,12 +209,12 @@ def joint_key(pubkeys: Iterable[bytes]) -> Point:
     can only be a copy of another seat's key."""
     keys = [check_point(key, f"deck key {index}") for index, key in enumerate(pubkeys)]
     if not keys:
-        raise DeckError("a joint key needs at least one deck key")
+        raise DeckError(N_("a joint key needs at least one deck key"))
     if len(set(keys)) != len(keys):
-        raise DeckError("two seats published the same deck key")
+        raise DeckError(N_("two seats published the same deck key"))
     out = group.total(keys)
     if out == group.IDENTITY:
-        raise DeckError("the deck keys sum to the identity")
+        raise DeckError(N_("the deck keys sum to the identity"))
     return out
 
 
@@ -229,7 +234,11 @@ def item_table(deck: str, item_ids: Iterable[str]) -> dict[bytes, str]:
     for item_id in item_ids:
         point = item_point(deck, item_id)
         if point in table:
-            raise DeckError(f"item id {item_id!r} appears twice in deck {deck!r}")
+            raise DeckError(
+                N_("item id {item_id!r} appears twice in deck {deck!r}").format(
+                    item_id=item_id, deck=deck
+                )
+            )
         table[point] = item_id
     return table
 
@@ -240,7 +249,7 @@ def identify(point: bytes, candidates: Mapping[bytes, str]) -> str:
     try:
         return candidates[point]
     except (KeyError, TypeError):
-        raise DeckError("opened point is not an item of this deck") from None
+        raise DeckError(N_("opened point is not an item of this deck")) from None
 
 
 # --- ciphertexts ------------------------------------------------------------------------
@@ -254,7 +263,7 @@ def check_ciphertext(ct: Sequence[bytes], what: str = "ciphertext") -> Ciphertex
     try:
         c1, c2 = ct
     except (TypeError, ValueError):
-        raise DeckError(f"{what} must be a pair of points") from None
+        raise DeckError(N_("{what} must be a pair of points").format(what=what)) from None
     return Ciphertext(check_point(c1, f"{what} c1"), check_point(c2, f"{what} c2"))
 
 
@@ -297,7 +306,7 @@ def _rerandomize(ct: Ciphertext, joint_key: Point, r: bytes) -> Ciphertext:
 
 def _split_proof(proof: bytes) -> tuple[bytes, bytes]:
     if not isinstance(proof, bytes) or len(proof) != PROOF_BYTES:
-        raise DeckError(f"proof must be {PROOF_BYTES} bytes")
+        raise DeckError(N_("proof must be {proof_bytes} bytes").format(proof_bytes=PROOF_BYTES))
     challenge = check_scalar(proof[:32], "proof challenge", nonzero=False)
     response = check_scalar(proof[32:], "proof response", nonzero=False)
     return challenge, response
@@ -327,7 +336,7 @@ def share(
     ct = check_ciphertext(ct)
     check_scalar(secret, "deck secret")
     if not isinstance(context, bytes):
-        raise DeckError("share context must be bytes")
+        raise DeckError(N_("share context must be bytes"))
     pubkey = group.mul_base(secret) if pubkey is None else check_point(pubkey, "deck key")
     share_point = group.mul(secret, ct.c1)
     nonce = _nonzero_scalar(
@@ -356,13 +365,13 @@ def checked_share(
     ct = check_ciphertext(ct)
     challenge, response = _split_proof(proof)
     if not isinstance(context, bytes):
-        raise DeckError("share context must be bytes")
+        raise DeckError(N_("share context must be bytes"))
     pubkey, e_key = group.mul_checked(challenge, pubkey, "deck key")
     point, e_share = group.mul_checked(challenge, share_point, "decryption share")
     a1 = group.sub(group.mul_base(response), e_key)
     a2 = group.sub(group.mul(response, ct.c1), e_share)
     if _share_challenge(context, pubkey, ct, point, a1, a2) != challenge:
-        raise DeckError("the decryption share's proof does not verify")
+        raise DeckError(N_("the decryption share's proof does not verify"))
     return point
 
 

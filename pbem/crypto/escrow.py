@@ -65,6 +65,7 @@ from pbem.crypto.keys import Identity
 from pbem.crypto.seatsecret import derive
 from pbem.format.canonical import b64d, b64e, canonical
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 
 MAX_HOLDERS = 255
 SHARE_BYTES = group.SCALAR_BYTES
@@ -133,19 +134,29 @@ def _evaluate(coefficients: list[bytes], index: int) -> bytes:
 def _holder_keys(holder_box_keys: Sequence[bytes]) -> list[bytes]:
     keys = list(holder_box_keys)
     if not 1 <= len(keys) <= MAX_HOLDERS:
-        raise EscrowError(f"an escrow needs 1 to {MAX_HOLDERS} holders, not {len(keys)}")
+        raise EscrowError(
+            N_("an escrow needs 1 to {max_holders} holders, not {count}").format(
+                max_holders=MAX_HOLDERS, count=len(keys)
+            )
+        )
     for i, key in enumerate(keys, 1):
         if not isinstance(key, bytes) or len(key) != hpke.BOX_KEY_BYTES:
-            raise EscrowError(f"escrow holder {i}: a box key is {hpke.BOX_KEY_BYTES} bytes")
+            raise EscrowError(
+                N_("escrow holder {i}: a box key is {BOX_KEY_BYTES} bytes").format(
+                    i=i, BOX_KEY_BYTES=hpke.BOX_KEY_BYTES
+                )
+            )
     if len(set(keys)) != len(keys):
-        raise EscrowError("an escrow holder appears twice (it would hold two shares)")
+        raise EscrowError(N_("an escrow holder appears twice (it would hold two shares)"))
     return keys
 
 
 def _context(game: str, seat: int) -> bytes:
     """The game id's bytes, after checking the game and the seat a context names."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= MAX_SEAT:
-        raise EscrowError(f"escrow seat must be an integer from 0 to {MAX_SEAT}")
+        raise EscrowError(
+            N_("escrow seat must be an integer from 0 to {max_seat}").format(max_seat=MAX_SEAT)
+        )
     return b64d(game, size=16, what="escrow game id")
 
 
@@ -173,12 +184,18 @@ def check_commitments(
 
 def _commitment_points(commitments: Sequence[bytes], holders: int) -> tuple[Point, ...]:
     if isinstance(holders, bool) or not isinstance(holders, int):
-        raise EscrowError("the number of escrow holders must be an integer")
+        raise EscrowError(N_("the number of escrow holders must be an integer"))
     if not 1 <= holders <= MAX_HOLDERS:
-        raise EscrowError(f"an escrow needs 1 to {MAX_HOLDERS} holders, not {holders}")
+        raise EscrowError(
+            N_("an escrow needs 1 to {max_holders} holders, not {holders}").format(
+                max_holders=MAX_HOLDERS, holders=holders
+            )
+        )
     if len(commitments) != holders - 1:
         raise EscrowError(
-            f"an escrow for {holders} holders has {holders - 1} commitments, not {len(commitments)}"
+            N_("an escrow for {holders} holders has {number} commitments, not {count}").format(
+                holders=holders, number=holders - 1, count=len(commitments)
+            )
         )
     return tuple(check_point(a, f"escrow commitment {k}") for k, a in enumerate(commitments, 1))
 
@@ -200,7 +217,9 @@ def check_share(index: int, share: bytes, deck_key: bytes, commitments: Sequence
 
 def _check_index(index: int, holders: int) -> None:
     if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index <= holders:
-        raise EscrowError(f"an escrow holder index is an integer from 1 to {holders}")
+        raise EscrowError(
+            N_("an escrow holder index is an integer from 1 to {holders}").format(holders=holders)
+        )
 
 
 def open_share(
@@ -219,10 +238,16 @@ def open_share(
         what=f"escrow share {index}",
     )
     if len(share) != SHARE_BYTES:
-        raise EscrowError(f"escrow share {index} holds {len(share)} bytes, not {SHARE_BYTES}")
+        raise EscrowError(
+            N_("escrow share {index} holds {count} bytes, not {share_bytes}").format(
+                index=index, count=len(share), share_bytes=SHARE_BYTES
+            )
+        )
     check_scalar(share, f"escrow share {index}", nonzero=False)
     if not check_share(index, share, X, points):
-        raise EscrowError(f"escrow share {index} does not match the seat's commitments")
+        raise EscrowError(
+            N_("escrow share {index} does not match the seat's commitments").format(index=index)
+        )
     return share
 
 
@@ -237,12 +262,16 @@ def combine(shares: Mapping[int, bytes], deck_key: bytes, commitments: Sequence[
     n = len(points) + 1
     unknown = sorted(str(i) for i in shares if i not in range(1, n + 1))
     if unknown:
-        raise EscrowError(f"escrow has holders 1 to {n}, not {', '.join(unknown)}")
+        raise EscrowError(
+            N_("escrow has holders 1 to {n}, not {items}").format(n=n, items=", ".join(unknown))
+        )
     missing = [str(i) for i in range(1, n + 1) if i not in shares]
     if missing:
         raise EscrowError(
-            f"escrow cannot be opened: the shares of holders {', '.join(missing)} are "
-            f"missing (all {n} are needed)"
+            N_(
+                "escrow cannot be opened: the shares of holders {items} are missing "
+                "(all {n} are needed)"
+            ).format(items=", ".join(missing), n=n)
         )
     values = {i: check_scalar(shares[i], f"escrow share {i}", nonzero=False) for i in shares}
     total = 0
@@ -253,8 +282,10 @@ def combine(shares: Mapping[int, bytes], deck_key: bytes, commitments: Sequence[
         return x
     bad = [str(i) for i, value in values.items() if not check_share(i, value, X, points)]
     raise EscrowError(
-        f"escrow does not open: the shares of holders {', '.join(bad)} do not match the "
-        "seat's commitments"
+        N_(
+            "escrow does not open: the shares of holders {items} do not match "
+            "the seat's commitments"
+        ).format(items=", ".join(bad))
     )
 
 
@@ -284,15 +315,17 @@ def decode_escrow(value: Any, holders: int) -> Escrow:
     """An ``Escrow`` from its JSON for ``holders`` holders, every value checked: the shape,
     the counts, canonical base64url of the exact length, commitments valid points."""
     if not isinstance(value, dict) or set(value) != {"commitments", "shares"}:
-        raise EscrowError("escrow must be an object with exactly 'commitments' and 'shares'")
+        raise EscrowError(N_("escrow must be an object with exactly 'commitments' and 'shares'"))
     commitments, shares = value["commitments"], value["shares"]
     if not isinstance(commitments, list) or not isinstance(shares, list):
-        raise EscrowError("escrow commitments and shares must be lists")
+        raise EscrowError(N_("escrow commitments and shares must be lists"))
     raw = [b64d(a, size=32, what=f"escrow commitment {k}") for k, a in enumerate(commitments, 1)]
     points = _commitment_points(raw, holders)
     if len(shares) != holders:
         raise EscrowError(
-            f"an escrow for {holders} holders has {holders} shares, not {len(shares)}"
+            N_("an escrow for {holders} holders has {holders} shares, not {count}").format(
+                holders=holders, count=len(shares)
+            )
         )
     sealed = tuple(
         b64d(s, size=SEALED_SHARE_BYTES, what=f"escrow share {i}") for i, s in enumerate(shares, 1)

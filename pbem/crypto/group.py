@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from nacl import bindings as nb
 
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
@@ -76,7 +77,7 @@ def stored_point(raw: bytes) -> Point:
     trusts its objects, and only for the exact step it was made at. Never for bytes that
     arrive from outside: those go through ``check_point``."""
     if not isinstance(raw, bytes) or len(raw) != POINT_BYTES:
-        raise DeckError("a stored point must be 32 bytes")
+        raise DeckError(N_("a stored point must be 32 bytes"))
     return _point(raw)
 
 
@@ -89,7 +90,7 @@ ONE = (1).to_bytes(SCALAR_BYTES, "little")
 #: The standard ed25519 base point.
 BASE = _point(nb.crypto_scalarmult_ed25519_base_noclamp(ONE))
 
-_INVALID = "is not a valid point of the ed25519 prime-order group"
+_INVALID = N_("{what} is not a valid point of the ed25519 prime-order group")
 
 
 class DeckError(Rejected, ValueError):
@@ -117,19 +118,25 @@ def check_point(value: object, what: str = "point") -> Point:
     """
     if isinstance(value, Point):
         if value == IDENTITY:
-            raise DeckError(f"{what} {_INVALID}")
+            raise DeckError(_INVALID.format(what=what))
         return value
     _check_length(value, what)
     if not nb.crypto_core_ed25519_is_valid_point(value):
-        raise DeckError(f"{what} {_INVALID}")
+        raise DeckError(_INVALID.format(what=what))
     return _point(value)
 
 
 def _check_length(value: object, what: str) -> None:
     if not isinstance(value, bytes):
-        raise DeckError(f"{what} must be bytes, not {type(value).__name__}")
+        raise DeckError(
+            N_("{what} must be bytes, not {kind}").format(what=what, kind=type(value).__name__)
+        )
     if len(value) != POINT_BYTES:
-        raise DeckError(f"{what} must be {POINT_BYTES} bytes, not {len(value)}")
+        raise DeckError(
+            N_("{what} must be {point_bytes} bytes, not {count}").format(
+                what=what, point_bytes=POINT_BYTES, count=len(value)
+            )
+        )
 
 
 def _require(*points: object) -> None:
@@ -143,14 +150,22 @@ def check_scalar(value: object, what: str = "scalar", *, nonzero: bool = True) -
     ``nonzero``); else raise ``DeckError``. Canonical only: ``s`` and ``s + L`` act the same
     on points, so accepting both would make proofs malleable."""
     if not isinstance(value, bytes):
-        raise DeckError(f"{what} must be bytes, not {type(value).__name__}")
+        raise DeckError(
+            N_("{what} must be bytes, not {kind}").format(what=what, kind=type(value).__name__)
+        )
     if len(value) != SCALAR_BYTES:
-        raise DeckError(f"{what} must be {SCALAR_BYTES} bytes, not {len(value)}")
+        raise DeckError(
+            N_("{what} must be {scalar_bytes} bytes, not {count}").format(
+                what=what, scalar_bytes=SCALAR_BYTES, count=len(value)
+            )
+        )
     number = int.from_bytes(value, "little")
     if number >= L:
-        raise DeckError(f"{what} is not a canonical scalar (not below the group order)")
+        raise DeckError(
+            N_("{what} is not a canonical scalar (not below the group order)").format(what=what)
+        )
     if nonzero and number == 0:
-        raise DeckError(f"{what} must not be zero")
+        raise DeckError(N_("{what} must not be zero").format(what=what))
     return value
 
 
@@ -158,7 +173,7 @@ def reduce64(data: bytes) -> bytes:
     """A 64-byte string (a SHA-512 digest, an HKDF output) reduced mod ``L``: a scalar whose
     bias is about 2**-259, i.e. none. (Python's integers do it faster than the binding.)"""
     if len(data) != 64:
-        raise DeckError("reduce64 takes 64 bytes")
+        raise DeckError(N_("reduce64 takes 64 bytes"))
     return (int.from_bytes(data, "little") % L).to_bytes(SCALAR_BYTES, "little")
 
 
@@ -218,7 +233,7 @@ def mul_checked(scalar: bytes, value: object, what: str = "point") -> tuple[Poin
     try:
         product = nb.crypto_scalarmult_ed25519_noclamp(scalar, value)
     except RuntimeError:
-        raise DeckError(f"{what} {_INVALID}") from None
+        raise DeckError(_INVALID.format(what=what)) from None
     return _point(value), _point(product)
 
 
@@ -240,5 +255,5 @@ def hash_to_point(domain: bytes, *parts: bytes) -> Point:
         _point(nb.crypto_core_ed25519_from_uniform(digest[32:])),
     )
     if point == IDENTITY:  # probability about 2**-252; refuse rather than mis-encode
-        raise DeckError("hash to point gave the identity; choose another id")
+        raise DeckError(N_("hash to point gave the identity; choose another id"))
     return point

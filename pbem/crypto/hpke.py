@@ -42,6 +42,7 @@ from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
 from pbem.crypto.group import frame
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import Identity
@@ -65,7 +66,11 @@ def hpke_info(info: bytes, aad: bytes) -> bytes:
     """The RFC 9180 ``info`` pbem passes for a caller's (info, aad)."""
     for value, name in ((info, "info"), (aad, "aad")):
         if not isinstance(value, bytes):
-            raise HpkeError(f"HPKE {name} must be bytes, not {type(value).__name__}")
+            raise HpkeError(
+                N_("HPKE {name} must be bytes, not {kind}").format(
+                    name=name, kind=type(value).__name__
+                )
+            )
     return DOMAIN + frame(info, aad)
 
 
@@ -76,17 +81,27 @@ def seal(
     (32 raw bytes, as in an identity card), bound to ``info`` and ``aad``. A key of small
     order (which would make the shared secret public) is refused, naming ``what``."""
     if not isinstance(plaintext, bytes):
-        raise HpkeError(f"{what}: the plaintext must be bytes, not {type(plaintext).__name__}")
+        raise HpkeError(
+            N_("{what}: the plaintext must be bytes, not {kind}").format(
+                what=what, kind=type(plaintext).__name__
+            )
+        )
     full_info = hpke_info(info, aad)
     if not isinstance(recipient_box_key, bytes) or len(recipient_box_key) != BOX_KEY_BYTES:
-        raise HpkeError(f"{what}: the recipient's box key must be {BOX_KEY_BYTES} bytes")
+        raise HpkeError(
+            N_("{what}: the recipient's box key must be {box_key_bytes} bytes").format(
+                what=what, box_key_bytes=BOX_KEY_BYTES
+            )
+        )
     try:
         return SUITE.encrypt(
             plaintext, X25519PublicKey.from_public_bytes(recipient_box_key), info=full_info
         )
     except ValueError:  # the X25519 shared secret is all zeros: a small-order key
         raise HpkeError(
-            f"{what}: the recipient's box key is not a usable X25519 public key"
+            N_("{what}: the recipient's box key is not a usable X25519 public key").format(
+                what=what
+            )
         ) from None
 
 
@@ -98,13 +113,21 @@ def open(
     was altered, or belongs to another context (HPKE cannot tell these apart, by design)."""
     full_info = hpke_info(info, aad)
     if not isinstance(sealed, bytes):
-        raise HpkeError(f"{what} must be bytes, not {type(sealed).__name__}")
+        raise HpkeError(
+            N_("{what} must be bytes, not {kind}").format(what=what, kind=type(sealed).__name__)
+        )
     if len(sealed) < OVERHEAD:
-        raise HpkeError(f"{what} is too short for an HPKE message ({len(sealed)} bytes)")
+        raise HpkeError(
+            N_("{what} is too short for an HPKE message ({count} bytes)").format(
+                what=what, count=len(sealed)
+            )
+        )
     try:
         return identity.hpke_open(SUITE, sealed, full_info)
     except (InvalidTag, ValueError):
         raise HpkeError(
-            f"{what} does not open for {identity.name!r}: sealed to another key, altered, "
-            "or made for another context"
+            N_(
+                "{what} does not open for {identity!r}: sealed to another key, "
+                "altered, or made for another context"
+            ).format(what=what, identity=identity.name)
         ) from None

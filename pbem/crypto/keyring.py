@@ -38,6 +38,7 @@ from pbem.format.card import (
 )
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import atomic_write, default_home
+from pbem.format.i18n import N_
 from pbem.format.limits import read_input
 
 KEY_FILE_FORMAT = "pbem-key/1"
@@ -95,7 +96,9 @@ class KdfParams(BaseModel):
                 memory_cost=self.memory_kib,
             )
         except UnsupportedAlgorithm as exc:  # pragma: no cover - depends on the build
-            raise UsageError(f"this cryptography build has no Argon2id: {exc}") from None
+            raise UsageError(
+                N_("this cryptography build has no Argon2id: {exc}").format(exc=exc)
+            ) from None
         with _DERIVING:
             return kdf.derive(data)
 
@@ -169,7 +172,7 @@ def seal_identity(identity: Identity, passphrase: str | None) -> KeyFile:
             format=KEY_FILE_FORMAT, card=identity.card, sealed=False, root=b64e(identity.root)
         )
     if passphrase == "":
-        raise UsageError("empty passphrase; use --no-passphrase to store the key unsealed")
+        raise UsageError(N_("empty passphrase; use --no-passphrase to store the key unsealed"))
     kdf = new_kdf_params()
     nonce = os.urandom(12)
     key = kdf.derive(passphrase)
@@ -226,7 +229,11 @@ class Keyring:
             self.keys_dir.mkdir(mode=0o700, exist_ok=True)
             self.cards_dir.mkdir(mode=0o700, exist_ok=True)
         except OSError as exc:
-            raise UsageError(f"cannot create the keyring at {self.home}: {exc.strerror}") from None
+            raise UsageError(
+                N_("cannot create the keyring at {home}: {strerror}").format(
+                    home=self.home, strerror=exc.strerror
+                )
+            ) from None
 
     @staticmethod
     def _names_in(directory: Path) -> dict[str, Path]:
@@ -237,7 +244,11 @@ class Keyring:
         except (FileNotFoundError, NotADirectoryError):
             return out  # nothing stored yet; creating the directory will say what is wrong
         except OSError as exc:
-            raise UsageError(f"cannot read {directory}: {exc.strerror}") from None
+            raise UsageError(
+                N_("cannot read {directory}: {strerror}").format(
+                    directory=directory, strerror=exc.strerror
+                )
+            ) from None
         for path in entries:
             if path.suffix == ".json" and NAME_PATTERN.fullmatch(path.stem):
                 out[path.stem.lower()] = path
@@ -252,32 +263,47 @@ class Keyring:
     def _read_key_file(self, path: Path) -> KeyFile:
         value = parse(read_input(path), what=f"key file {path}")
         if not isinstance(value, dict):
-            raise Rejected(f"key file {path} is damaged: not a JSON object")
+            raise Rejected(N_("key file {path} is damaged: not a JSON object").format(path=path))
         try:
             key_file = KeyFile.model_validate(value)
         except ValidationError as exc:
-            raise Rejected(f"key file {path} is damaged: {first_error(exc)}") from None
+            raise Rejected(
+                N_("key file {path} is damaged: {first_error}").format(
+                    path=path, first_error=first_error(exc)
+                )
+            ) from None
         if key_file.card.name != path.stem:
             raise Rejected(
-                f"key file {path} is damaged: it holds the card of {key_file.card.name!r}"
+                N_("key file {path} is damaged: it holds the card of {name!r}").format(
+                    path=path, name=key_file.card.name
+                )
             )
         return key_file
 
     def _read_card_file(self, path: Path) -> IdentityCard:
         card = IdentityCard.from_json(read_input(path), what=f"card file {path}")
         if card.name != path.stem:
-            raise Rejected(f"card file {path} is damaged: it holds the card of {card.name!r}")
+            raise Rejected(
+                N_("card file {path} is damaged: it holds the card of {card!r}").format(
+                    path=path, card=card.name
+                )
+            )
         return card
 
     def _missing(self, name: str) -> UsageError:
         if self._card_path(name) is not None:
             return UsageError(
-                f"{name!r} is another player's card (imported), not an identity of yours: "
-                "pbem signs only as your own identities (marked * in pbem key list)"
+                N_(
+                    "{name!r} is another player's card (imported), not an identity of "
+                    "yours: pbem signs only as your own identities (marked * in pbem key "
+                    "list)"
+                ).format(name=name)
             )
         return UsageError(
-            f"no identity {name!r} in the keyring at {self.home}; "
-            f"create one with 'pbem key new {name} --email ADDRESS'"
+            N_(
+                "no identity {name!r} in the keyring at {home}; create one with "
+                "'pbem key new {name} --email ADDRESS'"
+            ).format(name=name, home=self.home)
         )
 
     # ---- own identities
@@ -291,8 +317,9 @@ class Keyring:
         if clash is not None:
             kind = "an identity" if clash.parent == self.keys_dir else "a card"
             raise UsageError(
-                f"the keyring at {self.home} already has {kind} named {clash.stem!r}; "
-                "choose another name"
+                N_(
+                    "the keyring at {home} already has {kind} named {stem!r}; choose another name"
+                ).format(home=self.home, kind=kind, stem=clash.stem)
             )
 
     def create(self, name: str, email: str, passphrase: str | None) -> Identity:
@@ -305,7 +332,9 @@ class Keyring:
         try:
             atomic_write(path, key_file.to_json().encode("ascii"), mode=0o600)
         except OSError as exc:
-            raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+            raise UsageError(
+                N_("cannot write {path}: {strerror}").format(path=path, strerror=exc.strerror)
+            ) from None
         return identity
 
     def has_identity(self, name: str) -> bool:
@@ -331,36 +360,54 @@ class Keyring:
         card = key_file.card
         if key_file.sealed:
             if passphrase is None:
-                raise UsageError(f"identity {card.name!r} is sealed: its passphrase is needed")
+                raise UsageError(
+                    N_("identity {card!r} is sealed: its passphrase is needed").format(
+                        card=card.name
+                    )
+                )
             root = self._unseal(key_file, passphrase, path)
         else:
             try:
                 root = b64d(key_file.root or "", size=ROOT_BYTES, what="root")
             except Rejected as exc:
-                raise Rejected(f"key file {path} is damaged: {exc}") from None
+                raise Rejected(
+                    N_("key file {path} is damaged: {exc}").format(path=path, exc=exc)
+                ) from None
         identity = Identity(root, card.name, card.email)
         if identity.card != card:
-            raise Rejected(f"key file {path} is damaged: its card does not match its secret")
+            raise Rejected(
+                N_("key file {path} is damaged: its card does not match its secret").format(
+                    path=path
+                )
+            )
         return identity
 
     @staticmethod
     def _unseal(key_file: KeyFile, passphrase: str, path: Path) -> bytes:
         if not (key_file.kdf and key_file.check and key_file.nonce and key_file.ciphertext):
-            raise Rejected(f"key file {path} is damaged: incomplete seal")  # KeyFile forbids
+            raise Rejected(
+                N_("key file {path} is damaged: incomplete seal").format(path=path)
+            )  # KeyFile forbids
         try:
             nonce = b64d(key_file.nonce, size=12, what="nonce")
             ciphertext = b64d(key_file.ciphertext, size=ROOT_BYTES + 16, what="ciphertext")
         except Rejected as exc:
-            raise Rejected(f"key file {path} is damaged: {exc}") from None
+            raise Rejected(
+                N_("key file {path} is damaged: {exc}").format(path=path, exc=exc)
+            ) from None
         key = key_file.kdf.derive(passphrase)
         if not hmac.compare_digest(key_check(key), key_file.check):
-            raise Rejected(f"wrong passphrase for identity {key_file.card.name!r}")
+            raise Rejected(
+                N_("wrong passphrase for identity {name!r}").format(name=key_file.card.name)
+            )
         try:
             return ChaCha20Poly1305(key).decrypt(nonce, ciphertext, key_file.associated_data())
         except InvalidTag:
             raise Rejected(
-                f"key file {path} is damaged: the sealed key does not open with its card "
-                "(the right passphrase, but an altered file)"
+                N_(
+                    "key file {path} is damaged: the sealed key does not open with its "
+                    "card (the right passphrase, but an altered file)"
+                ).format(path=path)
             ) from None
 
     # ---- cards
@@ -374,8 +421,11 @@ class Keyring:
         if card_path is not None:
             return self._read_card_file(card_path)
         raise UsageError(
-            f"no identity or card {name!r} in the keyring at {self.home}; import their card "
-            f"with 'pbem key import FILE' or create one with 'pbem key new {name} --email ADDRESS'"
+            N_(
+                "no identity or card {name!r} in the keyring at {home}; import their "
+                "card with 'pbem key import FILE' or create one with 'pbem key new "
+                "{name} --email ADDRESS'"
+            ).format(name=name, home=self.home)
         )
 
     def export(self, name: str) -> IdentityCard:
@@ -400,26 +450,38 @@ class Keyring:
                 same_name or own.sign_key == card.sign_key or own.box_key == card.box_key
             ):
                 raise Rejected(
-                    f"card {card.name!r} collides with your own identity {own.name!r}; "
-                    "it was not imported"
+                    N_(
+                        "card {card!r} collides with your own identity {own!r}; it was not imported"
+                    ).format(card=card.name, own=own.name)
                 )
             if same_name:
                 raise Rejected(
-                    f"a different card named {own.name!r} is already in the keyring (fingerprint "
-                    f"{own.fingerprint}, new card {card.fingerprint}); if the new one is right, "
-                    f"delete {self.cards_dir / (own.name + '.json')} and import again"
+                    N_(
+                        "a different card named {own!r} is already in the keyring "
+                        "(fingerprint {fingerprint}, new card {fingerprint2}); if the new "
+                        "one is right, delete {number} and import again"
+                    ).format(
+                        own=own.name,
+                        fingerprint=own.fingerprint,
+                        fingerprint2=card.fingerprint,
+                        number=self.cards_dir / (own.name + ".json"),
+                    )
                 )
             if own.sign_key == card.sign_key or own.box_key == card.box_key:
                 raise Rejected(
-                    f"card {card.name!r} has the keys of the card {own.name!r} already in the "
-                    "keyring; it was not imported"
+                    N_(
+                        "card {card!r} has the keys of the card {own!r} already in the "
+                        "keyring; it was not imported"
+                    ).format(card=card.name, own=own.name)
                 )
         self._ensure_dirs()
         target = self.cards_dir / f"{card.name}.json"
         try:
             atomic_write(target, pretty(card.model_dump()).encode("ascii"), mode=0o644)
         except OSError as exc:
-            raise UsageError(f"cannot write {target}: {exc.strerror}") from None
+            raise UsageError(
+                N_("cannot write {target}: {strerror}").format(target=target, strerror=exc.strerror)
+            ) from None
         return ImportResult(card, added=True)
 
     def find_by_fingerprint(self, fingerprint: str) -> IdentityCard | None:

@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.format.card import IdentityCard, check_email, check_name
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 
 ROOT_BYTES = 32
 GAME_ID_BYTES = 16
@@ -102,7 +103,11 @@ class Identity:
         if not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES:
             # Game ids come from files, so a wrong one is a rejected file, not a bug.
             size = len(game_id) if isinstance(game_id, bytes) else "?"
-            raise Rejected(f"a game id must be {GAME_ID_BYTES} bytes, not {size}")
+            raise Rejected(
+                N_("a game id must be {game_id_bytes} bytes, not {size}").format(
+                    game_id_bytes=GAME_ID_BYTES, size=size
+                )
+            )
         if not _LABEL_PATTERN.fullmatch(label):
             raise ValueError(f"bad secret label {label!r}: lowercase letters, digits, ._/-")
         info = b"pbem/1/" + label.encode("ascii") + b"\0" + extra

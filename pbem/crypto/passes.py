@@ -27,6 +27,7 @@ from pbem.crypto.deck import (
     seal,
 )
 from pbem.crypto.group import DeckError, check_point, check_scalar, frame
+from pbem.format.i18n import N_
 
 
 def _pass_key(seat_secret: bytes, deck: str, pass_id: str) -> bytes:
@@ -70,7 +71,7 @@ def _rerandomizer(pass_key: bytes, position: int) -> bytes:
 def shuffle_permutation(seat_secret: bytes, deck: str, pass_id: str, n: int) -> list[int]:
     """The permutation of pass ``pass_id``: output position ``k`` holds input ``perm[k]``."""
     if n < 0:
-        raise DeckError("deck size must not be negative")
+        raise DeckError(N_("deck size must not be negative"))
     return _permutation(_pass_key(seat_secret, deck, pass_id), n)
 
 
@@ -89,7 +90,7 @@ def shuffle_witness(seat_secret: bytes, deck: str, pass_id: str, n: int) -> Shuf
     ``HKDF(seat secret, pass‖deck‖pass id)``: nothing to store, and anyone holding the
     disclosed secret can re-derive them. ``pass_id`` must be unique for this seat and deck."""
     if n < 0:
-        raise DeckError("deck size must not be negative")
+        raise DeckError(N_("deck size must not be negative"))
     key = _pass_key(seat_secret, deck, pass_id)
     return ShuffleWitness(
         _permutation(key, n), [_rerandomizer(key, position) for position in range(n)], key
@@ -104,7 +105,7 @@ def reencrypt(
     checked = [check_ciphertext(ct, f"ciphertext {index}") for index, ct in enumerate(cts)]
     joint_key = check_point(joint_key, "joint key")
     if len(witness.permutation) != len(checked):
-        raise DeckError("the shuffle witness is for another deck size")
+        raise DeckError(N_("the shuffle witness is for another deck size"))
     return [
         _rerandomize(checked[source], joint_key, r)
         for source, r in zip(witness.permutation, witness.rerandomizers, strict=True)
@@ -175,12 +176,22 @@ def audit_shuffles(
         try:
             matches_key = public_key(step.seat_secret) == step.pubkey
         except DeckError as exc:
-            raise DeckError(f"{label}: disclosed deck secret is malformed ({exc})") from None
+            raise DeckError(
+                N_("{label}: disclosed deck secret is malformed ({exc})").format(
+                    label=label, exc=exc
+                )
+            ) from None
         if not matches_key:
-            raise DeckError(f"{label}: disclosed deck secret does not match the seat's key")
+            raise DeckError(
+                N_("{label}: disclosed deck secret does not match the seat's key").format(
+                    label=label
+                )
+            )
         if not check_shuffle(current, step.after, joint_key, step.seat_secret, deck, step.pass_id):
             raise DeckError(
-                f"{label}: output is not the shuffle of its input under the disclosed secret"
+                N_(
+                    "{label}: output is not the shuffle of its input under the disclosed secret"
+                ).format(label=label)
             )
         current = [check_ciphertext(ct) for ct in step.after]
     return current

@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from pbem.format.canonical import b64d, b64e, canonical, parse
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 
 Entropy = Callable[[int], bytes]
 
@@ -71,17 +72,17 @@ def open_sealed(
         ciphertext = b64d(body["ciphertext"], what="ciphertext")
         committed = b64d(body["commitment"], size=32, what="commitment")
     except KeyError as exc:
-        raise Rejected(f"commit envelope lacks {exc.args[0]!r}") from exc
+        raise Rejected(N_("commit envelope lacks {args!r}").format(args=exc.args[0])) from exc
     try:
         plaintext = ChaCha20Poly1305(key).decrypt(
             nonce, ciphertext, _aad(game, parent, seat, decision)
         )
     except InvalidTag as exc:
-        raise Rejected("the revealed key does not open the commitment") from exc
+        raise Rejected(N_("the revealed key does not open the commitment")) from exc
     opened = parse(plaintext, what="sealed action")
     if not isinstance(opened, dict) or set(opened) != {"action", "salt"}:
-        raise Rejected("the sealed action is malformed")
+        raise Rejected(N_("the sealed action is malformed"))
     salt = b64d(opened["salt"], size=32, what="salt")
     if commitment(game, parent, seat, salt, opened["action"]) != committed:
-        raise Rejected("the revealed action does not match the commitment")
+        raise Rejected(N_("the revealed action does not match the commitment"))
     return opened["action"]

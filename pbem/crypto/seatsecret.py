@@ -36,6 +36,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto.group import check_scalar
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 
 GAME_ID_BYTES = 16
 PURPOSES = frozenset({"beacon", "seal", "escrow", "bot"})
@@ -48,7 +49,9 @@ def derive(
     """``length`` bytes (32 or 64) for ``purpose`` in one game, from the seat secret ``x``."""
     check_scalar(x, "seat secret")
     if not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES:
-        raise Rejected(f"a game id must be {GAME_ID_BYTES} bytes")
+        raise Rejected(
+            N_("a game id must be {game_id_bytes} bytes").format(game_id_bytes=GAME_ID_BYTES)
+        )
     if purpose not in PURPOSES:
         raise ValueError(f"unknown seat secret purpose {purpose!r}; one of {sorted(PURPOSES)}")
     if not isinstance(extra, bytes) or length not in (32, 64):

@@ -69,6 +69,7 @@ from pbem.crypto import group
 from pbem.crypto.deck import Ciphertext, check_ciphertext
 from pbem.crypto.group import DeckError, L, Point, check_point, frame
 from pbem.crypto.passes import ShuffleWitness
+from pbem.format.i18n import N_
 
 _GENERATOR = b"pbem/1/shuffle/generator\0"
 _STATEMENT = b"pbem/1/shuffle/statement\0"
@@ -119,7 +120,7 @@ def _statement(
     context: bytes, joint_key: Point, before: Sequence[Ciphertext], after: Sequence[Ciphertext]
 ) -> bytes:
     if not isinstance(context, bytes):
-        raise DeckError("a shuffle proof's context must be bytes")
+        raise DeckError(N_("a shuffle proof's context must be bytes"))
     parts = frame(context, _index(len(before)), joint_key, _flat(before), _flat(after))
     return hashlib.sha512(_STATEMENT + parts).digest()
 
@@ -156,7 +157,11 @@ def _inputs(
     ins = [check_ciphertext(ct, f"input {k}") for k, ct in enumerate(before)]
     outs = [check_ciphertext(ct, f"output {k}") for k, ct in enumerate(after)]
     if len(ins) != len(outs):
-        raise DeckError(f"a shuffle of {len(ins)} items must output {len(ins)}, not {len(outs)}")
+        raise DeckError(
+            N_("a shuffle of {count} items must output {count}, not {count2}").format(
+                count=len(ins), count2=len(outs)
+            )
+        )
     return ins, outs, check_point(joint_key, "joint key")
 
 
@@ -174,7 +179,7 @@ def prove(
     n = len(ins)
     psi = list(witness.permutation)
     if sorted(psi) != list(range(n)) or len(witness.rerandomizers) != n:
-        raise DeckError("the shuffle witness is not a permutation of this deck")
+        raise DeckError(N_("the shuffle witness is not a permutation of this deck"))
     if n == 0:
         return b""
     h, hs = generators(n)
@@ -251,7 +256,9 @@ class _Reader:
             number = int.from_bytes(raw, "little")
             if number >= L:
                 name = what if count == 1 else f"{what} {k}"
-                raise DeckError(f"shuffle proof {name} is not a canonical scalar")
+                raise DeckError(
+                    N_("shuffle proof {name} is not a canonical scalar").format(name=name)
+                )
             out.append(number)
         return out
 
@@ -269,7 +276,11 @@ def check(
     n = len(ins)
     if not isinstance(proof, bytes) or len(proof) != proof_size(n):
         size = len(proof) if isinstance(proof, bytes) else type(proof).__name__
-        raise DeckError(f"a shuffle proof of {n} items is {proof_size(n)} bytes, not {size}")
+        raise DeckError(
+            N_("a shuffle proof of {n} items is {proof_size} bytes, not {size}").format(
+                n=n, proof_size=proof_size(n), size=size
+            )
+        )
     if n == 0:
         return
     read = _Reader(proof)
@@ -323,6 +334,9 @@ def check(
     expected = _challenge(statement, flat_c, b"".join(chain), t1, t2, t3, t41, t42, b"".join(t_hat))
     if expected != c:
         raise DeckError(
-            "the shuffle proof does not verify: the output is not a re-encryption and "
-            "permutation of the input, or the proof was made for another pass"
+            N_(
+                "the shuffle proof does not verify: the output is not a "
+                "re-encryption and permutation of the input, or the proof was made "
+                "for another pass"
+            )
         )

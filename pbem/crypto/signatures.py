@@ -15,6 +15,7 @@ from pbem.crypto.keys import Identity
 from pbem.format.canonical import b64d, b64e
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Entry, Signed, message_for, signing_message
+from pbem.format.i18n import N_
 
 S = TypeVar("S", bound=Signed)
 
@@ -31,7 +32,7 @@ def verify_signature(sign_key: str, item: Signed) -> None:
         key = _public_key(sign_key)
         key.verify(b64d(item.signature, size=64, what="signature"), signing_message(item))
     except (InvalidSignature, Rejected, ValueError) as exc:
-        raise Rejected("bad signature") from exc
+        raise Rejected(N_("bad signature")) from exc
 
 
 def sign_new(identity: Identity, model: type[S], fields: dict[str, Any]) -> S:
@@ -42,7 +43,11 @@ def sign_new(identity: Identity, model: type[S], fields: dict[str, Any]) -> S:
     try:
         return model.model_validate({**fields, "signature": signature})
     except ValidationError as exc:
-        raise Rejected(f"cannot sign a malformed {model.__name__.lower()}: {exc}") from exc
+        raise Rejected(
+            N_("cannot sign a malformed {lower}: {exc}").format(
+                lower=model.__name__.lower(), exc=exc
+            )
+        ) from exc
 
 
 def sign_item(identity: Identity, item: S) -> S:

@@ -23,6 +23,7 @@ from pbem.format import gamefile
 from pbem.format.canonical import b64_pattern, parse, pretty
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import FORMAT
+from pbem.format.i18n import N_
 
 STEPS_TYPE = "application/vnd.pbem.steps+json"
 REQUEST_TYPE = "application/vnd.pbem.request+json"
@@ -31,26 +32,32 @@ _HEX = frozenset("0123456789abcdef")
 
 def _hash(value: Any, what: str) -> str:
     if not isinstance(value, str) or len(value) != 64 or not set(value) <= _HEX:
-        raise Rejected(f"{what} must be a SHA-256 hash in lowercase hex")
+        raise Rejected(N_("{what} must be a SHA-256 hash in lowercase hex").format(what=what))
     return value
 
 
 def _index(value: Any, what: str) -> int:
     if type(value) is not int or not 0 <= value <= 1 << 24:
-        raise Rejected(f"{what} must be a whole number of steps")
+        raise Rejected(N_("{what} must be a whole number of steps").format(what=what))
     return value
 
 
 def _fields(raw: Any, kind: str, keys: set[str], what: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise Rejected(f"{what} is not a JSON object")
+        raise Rejected(N_("{what} is not a JSON object").format(what=what))
     if raw.get("format") != FORMAT or raw.get("kind") != kind:
-        raise Rejected(f"{what} is not a pbem/1 {kind} object")
+        raise Rejected(N_("{what} is not a pbem/1 {kind} object").format(what=what, kind=kind))
     if set(raw) != keys:
         extra, missing = sorted(set(raw) - keys), sorted(keys - set(raw))
-        raise Rejected(f"{what}: {'unknown field ' + extra[0] if extra else 'no ' + missing[0]}")
+        raise Rejected(
+            N_("{what}: unknown field {field}").format(what=what, field=extra[0])
+            if extra
+            else N_("{what}: no {field}").format(what=what, field=missing[0])
+        )
     if not isinstance(raw["game"], str) or not b64_pattern(16).fullmatch(raw["game"]):
-        raise Rejected(f"{what}: game must be a game id (16 bytes in base64url)")
+        raise Rejected(
+            N_("{what}: game must be a game id (16 bytes in base64url)").format(what=what)
+        )
     return raw
 
 
@@ -91,7 +98,7 @@ def decode_bundle(data: bytes | str, *, what: str = "step bundle") -> Bundle:
     """A bundle read strictly; its steps are validated as they are read (``Steps``)."""
     raw = _fields(parse(data, what=what), "steps", BUNDLE_KEYS, what)
     if not isinstance(raw["steps"], list) or not raw["steps"]:
-        raise Rejected(f"{what}: steps must be a list of at least one step")
+        raise Rejected(N_("{what}: steps must be a list of at least one step").format(what=what))
     steps = gamefile.Steps({"steps": raw["steps"]}, what, gamefile.plain_text(data))
     return Bundle(
         raw["game"], _hash(raw["after"], f"{what}: after"), _index(raw["index"], what), steps

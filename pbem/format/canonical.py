@@ -22,6 +22,7 @@ from typing import Any
 import rfc8785
 
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 from pbem.format.limits import MAX_DEPTH, OverLimit, check_json
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -71,7 +72,9 @@ def _in_fast_domain(value: Any) -> bool:
         elif kind is list or kind is tuple:
             stack.extend(item)
         elif kind is float:
-            raise Rejected(f"value cannot be canonically encoded: float {item!r}")
+            raise Rejected(
+                N_("value cannot be canonically encoded: float {item!r}").format(item=item)
+            )
         else:
             return False
     return True
@@ -118,11 +121,11 @@ def _encode(value: Any, fast: bool) -> bytes:
         try:
             return _FAST.encode(value).encode("utf-8")
         except UnicodeEncodeError as exc:  # a lone surrogate: not a Unicode string
-            raise Rejected("value cannot be canonically encoded: invalid Unicode") from exc
+            raise Rejected(N_("value cannot be canonically encoded: invalid Unicode")) from exc
     try:
         return rfc8785.dumps(value)
     except (rfc8785.CanonicalizationError, TypeError, ValueError) as exc:
-        raise Rejected(f"value cannot be canonically encoded: {exc}") from exc
+        raise Rejected(N_("value cannot be canonically encoded: {exc}").format(exc=exc)) from exc
 
 
 def fast_encoding(value: Any) -> bytes:
@@ -174,15 +177,23 @@ def b64d(text: str, *, size: int | None = None, what: str = "value") -> bytes:
             text.encode("ascii").translate(_TO_STANDARD) + _PAD[len(text) % 4]
         )
     if not isinstance(text, str) or not _B64URL.fullmatch(text):
-        raise Rejected(f"{what} is not base64url")
+        raise Rejected(N_("{what} is not base64url").format(what=what))
     bare = text.rstrip("=")
     if len(bare) % 4 == 1:
-        raise Rejected(f"{what} is not base64url (truncated)")
+        raise Rejected(N_("{what} is not base64url (truncated)").format(what=what))
     data = base64.urlsafe_b64decode(bare + "=" * (-len(bare) % 4))
     if b64e(data) != text:
-        raise Rejected(f"{what} is not canonical base64url (no padding, zero trailing bits)")
+        raise Rejected(
+            N_("{what} is not canonical base64url (no padding, zero trailing bits)").format(
+                what=what
+            )
+        )
     if size is not None and len(data) != size:
-        raise Rejected(f"{what} must be {size} bytes, not {len(data)}")
+        raise Rejected(
+            N_("{what} must be {size} bytes, not {count}").format(
+                what=what, size=size, count=len(data)
+            )
+        )
     return data
 
 
@@ -192,7 +203,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise Rejected(f"duplicate key {key!r} in JSON")
+                raise Rejected(N_("duplicate key {key!r} in JSON").format(key=key))
             seen.add(key)
     return out
 
@@ -222,11 +233,13 @@ def _mark_int(text: str) -> int | _BigInt:
 
 
 def _no_float(text: str) -> Any:
-    raise Rejected(f"number {text[:40]} is not an integer: floats are not allowed")
+    raise Rejected(
+        N_("number {text} is not an integer: floats are not allowed").format(text=text[:40])
+    )
 
 
 def _no_constant(text: str) -> Any:
-    raise Rejected(f"{text} is not allowed in JSON")
+    raise Rejected(N_("{text} is not allowed in JSON").format(text=text))
 
 
 def _loads(text: str, parse_int: Any) -> Any:
@@ -245,7 +258,9 @@ def _check_depth(value: Any) -> None:
     while stack:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise Rejected(f"JSON is nested deeper than {MAX_DEPTH} levels")
+            raise Rejected(
+                N_("JSON is nested deeper than {max_depth} levels").format(max_depth=MAX_DEPTH)
+            )
         children = item.values() if type(item) is dict else item
         stack.extend((v, depth + 1) for v in children if type(v) is dict or type(v) is list)
 
@@ -270,7 +285,9 @@ def parse(data: bytes | str, *, what: str = "file") -> Any:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise Rejected(f"{what} is not UTF-8 (byte {exc.start})") from exc
+            raise Rejected(
+                N_("{what} is not UTF-8 (byte {start})").format(what=what, start=exc.start)
+            ) from exc
     else:
         text = data
     if text.startswith("\ufeff"):
@@ -284,14 +301,20 @@ def parse(data: bytes | str, *, what: str = "file") -> Any:
             _find_big(value, [], what)
     except json.JSONDecodeError as exc:
         raise Rejected(
-            f"{what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+            N_("{what} is not valid JSON (line {lineno}, column {colno}: {msg})").format(
+                what=what, lineno=exc.lineno, colno=exc.colno, msg=exc.msg
+            )
         ) from exc
     except RecursionError as exc:  # unbalanced text deeper than the stack: never JSON
-        raise OverLimit(f"{what}: JSON is nested deeper than {MAX_DEPTH} levels") from exc
+        raise OverLimit(
+            N_("{what}: JSON is nested deeper than {max_depth} levels").format(
+                what=what, max_depth=MAX_DEPTH
+            )
+        ) from exc
     except OutOfRange:
         raise  # its reader says where, in the file's own terms (``gamefile.decode``)
     except Rejected as exc:  # a duplicate key, a float: which file, with several to read
-        raise Rejected(f"{what}: {exc}") from exc
+        raise Rejected(N_("{what}: {exc}").format(what=what, exc=exc)) from exc
     return value
 
 
@@ -304,9 +327,17 @@ def value_end(text: str, what: str) -> int:
     try:
         return scanner.raw_decode(text)[1]
     except json.JSONDecodeError as exc:
-        raise Rejected(f"{what} is truncated or damaged (line {exc.lineno})") from exc
+        raise Rejected(
+            N_("{what} is truncated or damaged (line {lineno})").format(
+                what=what, lineno=exc.lineno
+            )
+        ) from exc
     except RecursionError as exc:  # unbalanced text deeper than the stack
-        raise OverLimit(f"{what}: JSON is nested deeper than {MAX_DEPTH} levels") from exc
+        raise OverLimit(
+            N_("{what}: JSON is nested deeper than {max_depth} levels").format(
+                what=what, max_depth=MAX_DEPTH
+            )
+        ) from exc
 
 
 def pretty(value: Any) -> str:

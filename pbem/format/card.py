@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from pbem.format.canonical import b64d, b64e, parse
 from pbem.format.errors import Rejected, UsageError
+from pbem.format.i18n import N_
 
 FINGERPRINT_DOMAIN = b"pbem/1/fingerprint\0"
 
@@ -42,18 +43,26 @@ def check_name(name: str) -> str:
     """Refuse names that are unsafe as file names or in mail headers; return the name."""
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise UsageError(
-            f"bad identity name {name!r}: use 1 to 64 letters, digits, '-', '_' or '.', "
-            "starting with a letter or digit"
+            N_(
+                "bad identity name {name!r}: use 1 to 64 letters, digits, '-', '_' "
+                "or '.', starting with a letter or digit"
+            ).format(name=name)
         )
     if name.split(".")[0].lower() in _RESERVED_NAMES:
-        raise UsageError(f"bad identity name {name!r}: reserved as a device name on Windows")
+        raise UsageError(
+            N_("bad identity name {name!r}: reserved as a device name on Windows").format(name=name)
+        )
     return name
 
 
 def check_email(email: str) -> str:
     """Refuse addresses that could smuggle text into a mail header; return the address."""
     if not isinstance(email, str) or len(email) > 254 or not EMAIL_PATTERN.fullmatch(email):
-        raise UsageError(f"bad email address {email!r}: expected something like bob@example.org")
+        raise UsageError(
+            N_("bad email address {email!r}: expected something like bob@example.org").format(
+                email=email
+            )
+        )
     return email
 
 
@@ -131,7 +140,7 @@ class IdentityCard(BaseModel):
     def _sign_key(cls, value: str) -> str:
         raw = _canonical_key(value, "sign_key")
         if not crypto_core_ed25519_is_valid_point(raw):
-            raise ValueError("sign_key is not a valid Ed25519 public key")
+            raise ValueError(N_("sign_key is not a valid Ed25519 public key"))
         return value
 
     @field_validator("box_key")
@@ -145,14 +154,14 @@ class IdentityCard(BaseModel):
                 X25519PublicKey.from_public_bytes(raw)
             )
         except ValueError:
-            raise ValueError("box_key is not a usable X25519 public key") from None
+            raise ValueError(N_("box_key is not a usable X25519 public key")) from None
         return value
 
     @field_validator("fingerprint")
     @classmethod
     def _fingerprint_form(cls, value: str) -> str:
         if not _FINGERPRINT_PATTERN.fullmatch(value):
-            raise ValueError("fingerprint must look like ABCD-EFGH-IJKL-MNOP-QRST")
+            raise ValueError(N_("fingerprint must look like ABCD-EFGH-IJKL-MNOP-QRST"))
         return value
 
     @model_validator(mode="after")
@@ -160,7 +169,9 @@ class IdentityCard(BaseModel):
         expected = fingerprint_of(self.sign_key_bytes, self.box_key_bytes)
         if self.fingerprint != expected:
             raise ValueError(
-                f"fingerprint {self.fingerprint} does not match the keys (they give {expected})"
+                N_(
+                    "fingerprint {fingerprint} does not match the keys (they give {expected})"
+                ).format(fingerprint=self.fingerprint, expected=expected)
             )
         return self
 
@@ -179,11 +190,15 @@ class IdentityCard(BaseModel):
     def from_value(cls, value: Any, *, what: str = "identity card") -> IdentityCard:
         """Validate parsed JSON as a card; any problem is one ``Rejected`` line."""
         if not isinstance(value, dict):
-            raise Rejected(f"{what} is not a JSON object")
+            raise Rejected(N_("{what} is not a JSON object").format(what=what))
         try:
             return cls.model_validate(value)
         except ValidationError as exc:
-            raise Rejected(f"{what} is not a valid identity card: {first_error(exc)}") from None
+            raise Rejected(
+                N_("{what} is not a valid identity card: {first_error}").format(
+                    what=what, first_error=first_error(exc)
+                )
+            ) from None
 
     @classmethod
     def from_json(cls, data: bytes | str, *, what: str = "identity card") -> IdentityCard:
@@ -223,5 +238,5 @@ def _canonical_key(value: str, what: str) -> bytes:
     except Rejected as exc:
         raise ValueError(str(exc)) from None
     if b64e(raw) != value:
-        raise ValueError(f"{what} is not in canonical base64url (no padding)")
+        raise ValueError(N_("{what} is not in canonical base64url (no padding)").format(what=what))
     return raw

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -42,6 +44,52 @@ def write_new(path: Path, data: bytes) -> bool:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+def read_plain(path: Path, limit: int) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file reached without a symbolic link
+    (``O_NOFOLLOW``: a link is never followed) and of at most ``limit`` bytes; None for
+    anything else (missing, a link, a folder, a pipe, too big): not a file to replace."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        try:
+            data = handle.read(limit + 1)
+        except OSError:
+            return None
+    return data if len(data) <= limit else None
+
+
+def replace_unchanged(path: Path, data: bytes, seen: bytes, limit: int) -> bool:
+    """Replace ``path`` with ``data`` atomically (a complete temporary file renamed over
+    it, with the old file's permissions), only while it still holds the bytes whose
+    SHA-256 is ``seen``: they are read again after the temporary file is complete, just
+    before the rename, so that a file an editor or a mail client wrote meanwhile is kept.
+    False, and nothing changed, when it no longer holds them (or is no longer a regular
+    file)."""
+    path = Path(path)
+    try:
+        mode = stat.S_IMODE(os.lstat(path).st_mode)
+    except OSError:
+        return False
+    tmp = _complete_temp(path, data, mode)
+    try:
+        now = read_plain(path, limit)
+        if now is None or hashlib.sha256(now).digest() != seen:
+            return False
+        os.replace(tmp, path)
+        tmp = ""
+    finally:
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    _sync_dir(path.parent)
+    return True
 
 
 def _complete_temp(path: Path, data: bytes, mode: int) -> str:

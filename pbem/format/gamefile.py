@@ -36,6 +36,7 @@ from pbem.format.canonical import (
 )
 from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 from pbem.format.limits import read_input
 from pbem.format.notes import Notes
 
@@ -52,7 +53,9 @@ def _binary(size: int, *, optional: bool = False) -> Any:
 
     def check(value: str) -> str:
         if not pattern.fullmatch(value):
-            raise ValueError(f"must be {size} bytes in canonical base64url without padding")
+            raise ValueError(
+                N_("must be {size} bytes in canonical base64url without padding").format(size=size)
+            )
         return value
 
     return Annotated[
@@ -334,7 +337,9 @@ def _step(value: Any, index: int, raw: Any, plain: bool) -> Step:
     kind = value.get("kind") if isinstance(value, dict) else None
     if not isinstance(kind, str):
         raise Rejected(
-            f"step {index + 1}: field kind: not a string (turn, beacon, shuffle or batch)"
+            N_("step {number}: field kind: not a string (turn, beacon, shuffle or batch)").format(
+                number=index + 1
+            )
         )
     if kind == "batch":
         batch = _validate(Batch, value, path, raw)
@@ -346,7 +351,11 @@ def _step(value: Any, index: int, raw: Any, plain: bool) -> Step:
         _same_bytes(entry, value, path, raw, plain)
         return entry
     shown = repr(kind) if len(kind) <= 40 else repr(kind[:40]) + "…"
-    raise Rejected(f"step {index + 1}: unknown step kind {shown} (turn, beacon, shuffle or batch)")
+    raise Rejected(
+        N_("step {number}: unknown step kind {shown} (turn, beacon, shuffle or batch)").format(
+            number=index + 1, shown=shown
+        )
+    )
 
 
 class Steps(Sequence[Step]):
@@ -376,7 +385,7 @@ class Steps(Sequence[Step]):
             try:
                 self._decoded[index] = _step(self._values[index], index, self._raw, self._plain)
             except Rejected as exc:
-                raise Rejected(f"{self._what}: {exc}") from exc
+                raise Rejected(N_("{what}: {exc}").format(what=self._what, exc=exc)) from exc
         return self._decoded[index]
 
     def __eq__(self, other: object) -> bool:
@@ -410,26 +419,38 @@ def decode(data: bytes | str, *, what: str = "game file", lazy: bool = False) ->
         raw = parse(data, what=what)
     except OutOfRange as exc:
         who, field = _where(exc.path, _partial(data))
-        raise Rejected(f"{what}: {who}: integer out of range at {field} ({exc.shown})") from exc
+        raise Rejected(
+            N_("{what}: {who}: integer out of range at {field} ({shown})").format(
+                what=what, who=who, field=field, shown=exc.shown
+            )
+        ) from exc
     if not isinstance(raw, dict):
-        raise Rejected(f"{what} is not a JSON object")
+        raise Rejected(N_("{what} is not a JSON object").format(what=what))
     fmt = raw.get("format")
     if fmt != FORMAT:
         shown = repr(fmt) if isinstance(fmt, str) else "missing or not a string"
-        raise Rejected(f"{what} has format {shown}; this pbem reads {FORMAT!r} only")
+        raise Rejected(
+            N_("{what} has format {shown}; this pbem reads {format!r} only").format(
+                what=what, shown=shown, format=FORMAT
+            )
+        )
     extra = set(raw) - {"format", "genesis", "steps", "state"}
     missing = {"genesis", "steps", "state"} - set(raw)
     if extra or missing:
-        problem = f"unknown field {sorted(extra)[0]!r}" if extra else f"no {sorted(missing)[0]!r}"
-        raise Rejected(f"{what}: {problem}")
+        problem = (
+            N_("unknown field {field!r}").format(field=sorted(extra)[0])
+            if extra
+            else N_("no {field!r}").format(field=sorted(missing)[0])
+        )
+        raise Rejected(N_("{what}: {problem}").format(what=what, problem=problem))
     try:
         genesis = _validate(Genesis, raw["genesis"], ["genesis"], raw)
         _same_bytes(genesis, raw["genesis"], ["genesis"], raw, plain_text(data))
         if not isinstance(raw["steps"], list):
-            raise Rejected("field steps must be a list")
+            raise Rejected(N_("field steps must be a list"))
         state = _validate(CachedState, raw["state"], ["state"], raw)
     except Rejected as exc:
-        raise Rejected(f"{what}: {exc}") from exc
+        raise Rejected(N_("{what}: {exc}").format(what=what, exc=exc)) from exc
     steps: Any = Steps(raw, what, plain_text(data))
     if not lazy:
         steps = list(steps)
@@ -454,7 +475,9 @@ def decode_item(data: bytes | str, *, what: str = "item") -> Entry | Envelope:
         return env
     step = _step(raw, 0, {"steps": [raw]}, plain)
     if not isinstance(step, Entry):
-        raise Rejected(f"{what}: an entry or an envelope was expected, not a batch")
+        raise Rejected(
+            N_("{what}: an entry or an envelope was expected, not a batch").format(what=what)
+        )
     return step
 
 
@@ -466,7 +489,9 @@ def load_stored(model: type[S], data: bytes) -> S:
     item = model.model_validate(value)
     item.keep_bytes(value, plain=plain_text(data))
     if item.canonical_bytes() != data:
-        raise Rejected(f"a stored {model.__name__.lower()} is not in canonical form")
+        raise Rejected(
+            N_("a stored {lower} is not in canonical form").format(lower=model.__name__.lower())
+        )
     return item
 
 

@@ -144,7 +144,8 @@ def localize(text: str) -> str:
     catalog's messages (placeholders match anything; the most literal text wins) and the
     values in its placeholders are localized alike, so an error quoted in another is
     translated too. A line that matches no message is split at its first ``": "`` (the
-    ``FILE: …`` and ``step 5: …`` prefixes) and its rest localized; else it stays English."""
+    ``FILE: …`` and ``step 5: …`` prefixes) and its rest localized, else at its first
+    ``"; "`` (clauses joined) and each side localized; else it stays English."""
     if _lang == ENGLISH or not text:
         return text
     direct = _active.gettext(text)
@@ -156,7 +157,10 @@ def localize(text: str) -> str:
             values = {k: localize(v) for k, v in found.groupdict().items()}
             return _FIELD.sub(lambda m, values=values: values[m.group(1)], translated)
     head, colon, rest = text.partition(": ")
-    return f"{head}{colon}{localize(rest)}" if colon else text
+    if colon:
+        return f"{head}{colon}{localize(rest)}"
+    first, semicolon, more = text.partition("; ")
+    return f"{localize(first)}{semicolon}{localize(more)}" if semicolon else text
 
 
 def _patterns() -> list[tuple[re.Pattern[str], str]]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from pbem.format.errors import Rejected, Unreadable
+from pbem.format.i18n import N_
 
 MIB = 1024 * 1024
 MAX_FILE_BYTES = 64 * MIB
@@ -69,7 +70,9 @@ class OverLimit(Rejected):
 
 def check_size(size: int, limit: int, what: str) -> None:
     if size > limit:
-        raise OverLimit(f"{what} is larger than {limit // MIB} MiB")
+        raise OverLimit(
+            N_("{what} is larger than {number} MiB").format(what=what, number=limit // MIB)
+        )
 
 
 # The structure of JSON text, as bytes: escaped backslashes and quotes dropped (left to
@@ -97,7 +100,11 @@ def check_json(data: bytes | str, what: str, limit: int = MAX_FILE_BYTES) -> Non
             return  # unbalanced: not JSON, and the parser says where
         brackets = fewer
     if _INNERMOST.search(brackets):
-        raise OverLimit(f"{what}: JSON is nested deeper than {MAX_DEPTH} levels")
+        raise OverLimit(
+            N_("{what}: JSON is nested deeper than {max_depth} levels").format(
+                what=what, max_depth=MAX_DEPTH
+            )
+        )
 
 
 def check_digits(text: str, what: str) -> None:
@@ -105,7 +112,11 @@ def check_digits(text: str, what: str) -> None:
     sees it (Python refuses more than 4,300 with a ``ValueError``, and is slow below)."""
     digits = len(text.strip().lstrip("+-"))
     if digits > MAX_INT_DIGITS:
-        raise OverLimit(f"{what}: a number of {digits} digits (at most {MAX_INT_DIGITS})")
+        raise OverLimit(
+            N_("{what}: a number of {digits} digits (at most {max_int_digits})").format(
+                what=what, digits=digits, max_int_digits=MAX_INT_DIGITS
+            )
+        )
 
 
 def open_input(path: Path, what: str | None = None) -> BinaryIO:
@@ -117,19 +128,23 @@ def open_input(path: Path, what: str | None = None) -> BinaryIO:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise Unreadable(f"{name}: no such file") from None
+        raise Unreadable(N_("{name}: no such file").format(name=name)) from None
     except IsADirectoryError:
-        raise Unreadable(f"{name}: is a folder, not a file") from None
+        raise Unreadable(N_("{name}: is a folder, not a file").format(name=name)) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise Unreadable(f"{name}: a loop of symbolic links") from None
-        raise Unreadable(f"{name}: cannot read ({exc.strerror})") from None
+            raise Unreadable(N_("{name}: a loop of symbolic links").format(name=name)) from None
+        raise Unreadable(
+            N_("{name}: cannot read ({strerror})").format(name=name, strerror=exc.strerror)
+        ) from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         if stat.S_ISDIR(mode):
-            raise Unreadable(f"{name}: is a folder, not a file")
-        raise Unreadable(f"{name}: is not a regular file (a pipe or a device is never read)")
+            raise Unreadable(N_("{name}: is a folder, not a file").format(name=name))
+        raise Unreadable(
+            N_("{name}: is not a regular file (a pipe or a device is never read)").format(name=name)
+        )
     return os.fdopen(fd, "rb")
 
 
@@ -140,6 +155,8 @@ def read_input(path: Path, what: str | None = None, limit: int = MAX_FILE_BYTES)
         try:
             data = handle.read(limit + 1)
         except OSError as exc:
-            raise Unreadable(f"{name}: cannot read ({exc.strerror})") from None
+            raise Unreadable(
+                N_("{name}: cannot read ({strerror})").format(name=name, strerror=exc.strerror)
+            ) from None
     check_size(len(data), limit, name)
     return data

@@ -26,6 +26,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from pbem.format.canonical import b64d
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 
 MAX_NOTES = 4
 MAX_TEXT_BYTES = 300
@@ -42,23 +43,31 @@ def check_text(text: str) -> str:
     """A note's text as the format allows it, or ``ValueError`` saying why not."""
     size = len(text.encode("utf-8", errors="replace"))
     if not 1 <= size <= MAX_TEXT_BYTES:
-        raise ValueError(f"a note holds 1 to {MAX_TEXT_BYTES} bytes of UTF-8, not {size}")
+        raise ValueError(
+            N_("a note holds 1 to {max_text_bytes} bytes of UTF-8, not {size}").format(
+                max_text_bytes=MAX_TEXT_BYTES, size=size
+            )
+        )
     if _CONTROL.search(text):
-        raise ValueError("a note holds no control character but the line feed")
+        raise ValueError(N_("a note holds no control character but the line feed"))
     if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-        raise ValueError("a note holds no lone surrogate")
+        raise ValueError(N_("a note holds no lone surrogate"))
     return text
 
 
 def _check_sealed(value: str) -> str:
     if not _B64.fullmatch(value):
-        raise ValueError("must be canonical base64url without padding")
+        raise ValueError(N_("must be canonical base64url without padding"))
     try:
         size = len(b64d(value))
     except Rejected as exc:
         raise ValueError(str(exc)) from None
     if not SEALED_OVERHEAD < size <= MAX_SEALED_BYTES:
-        raise ValueError(f"a sealed note holds {SEALED_OVERHEAD + 1} to {MAX_SEALED_BYTES} bytes")
+        raise ValueError(
+            N_("a sealed note holds {number} to {max_sealed_bytes} bytes").format(
+                number=SEALED_OVERHEAD + 1, max_sealed_bytes=MAX_SEALED_BYTES
+            )
+        )
     return value
 
 
@@ -90,4 +99,6 @@ def check_notes(notes: list[PublicNote | SealedNote], seat: int, seats: int) -> 
     its own author."""
     for note in notes:
         if isinstance(note, SealedNote) and not (0 <= note.to < seats and note.to != seat):
-            raise Rejected(f"a sealed note is addressed to seat {note.to}, not another seat")
+            raise Rejected(
+                N_("a sealed note is addressed to seat {to}, not another seat").format(to=note.to)
+            )

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pbem.format.canonical import canonical
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, Entry, GameFile
+from pbem.format.i18n import N_
 from pbem.ledger.replay import Replay, replay_file
 from pbem.ruleset import registry
 
@@ -90,24 +91,32 @@ def _same_game(games: list[GameFile], names: list[str]) -> None:
     first = games[0].genesis
     for game, name in zip(games[1:], names[1:], strict=True):
         if game.genesis != first:
-            raise Rejected(f"{name} is another game than {names[0]} (different genesis)")
+            raise Rejected(
+                N_("{name} is another game than {names} (different genesis)").format(
+                    name=name, names=names[0]
+                )
+            )
 
 
 def _describe(c: Comparison, name_a: str, name_b: str) -> str:
     if c.relation == "identical":
-        return f"{name_a} and {name_b}: same game, same steps"
+        return N_("{a} and {b}: same game, same steps").format(a=name_a, b=name_b)
     if c.relation in {"behind", "ahead"}:
         old, new = (name_a, name_b) if c.relation == "behind" else (name_b, name_a)
-        return f"rollback: {old} is a strict prefix of {new} (they agree up to step {c.index})"
+        return N_(
+            "rollback: {old} is a strict prefix of {new} (they agree up to step {step})"
+        ).format(old=old, new=new, step=c.index)
     if c.relation == "mergeable":
-        return f"{name_a} and {name_b}: same game, envelopes of step {c.index} to merge"
+        return N_("{a} and {b}: same game, envelopes of step {step} to merge").format(
+            a=name_a, b=name_b, step=c.index
+        )
     if c.relation == "equivocation":
         seat = c.proof[0]["seat"]
-        return (
-            f"equivocation: seat {seat} signed two different steps on the same parent "
-            f"at step {c.index} ({name_a} vs {name_b})"
-        )
-    return f"fork: {name_a} and {name_b} part at step {c.index}"
+        return N_(
+            "equivocation: seat {seat} signed two different steps on the same parent "
+            "at step {step} ({a} vs {b})"
+        ).format(seat=seat, step=c.index, a=name_a, b=name_b)
+    return N_("fork: {a} and {b} part at step {step}").format(a=name_a, b=name_b, step=c.index)
 
 
 @dataclass

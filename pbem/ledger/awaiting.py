@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pbem.format.card import IdentityCard
 from pbem.format.gamefile import Envelope
+from pbem.format.i18n import N_
 from pbem.format.words import a
 from pbem.ledger.position import Position
 
@@ -60,56 +61,70 @@ def cosigners(position: Position, me: IdentityCard | None) -> list[IdentityCard]
 
 def describe_awaiting(replay: Position) -> str:
     """In words: who must do what now, and the call or handover being signed, if any
-    (until it is complete, the game waits for its signers)."""
+    (until it is complete, the game waits for its signers). In English, as ``--json``
+    gives it; marked, so that a person reads it in their language (``i18n.localize``)."""
     awaited = _awaited(replay)
     if replay.interrupt is None:
         return awaited
     from pbem.ledger.interruptions import describe_interrupt
 
     being = f"{a(replay.interrupt.decision)} ({describe_interrupt(replay)})"
-    return f"{awaited}; being signed: {being}"
+    return N_("{awaited}; being signed: {being}").format(awaited=awaited, being=being)
+
+
+#: What the seats awaited do, by decision, for the decisions pbem names itself.
+_DOING = {
+    "join": N_("{names} to join"),
+    "beacon": N_("{names} to supply randomness (automatic)"),
+    "shuffle": N_("{names} to shuffle the sealed decks (automatic)"),
+    "share": N_("{names} to send decryption shares (automatic)"),
+    "disclose": N_("{names} to disclose their deck secrets (automatic)"),
+}
 
 
 def _awaited(replay: Position) -> str:
     aw = replay.awaiting
     if aw is None:
-        return "nothing"
+        return N_("nothing")
     if aw.kind == "over":
-        return "nothing: the game is over"
+        return N_("nothing: the game is over")
     if replay.demand is not None and replay.unsealing is not None:
         from pbem.ledger.seats import signer_card
 
         done = {e.seat for e in replay.interrupt.envelopes} if replay.interrupt else set()
         holders = [signer_card(replay, s).name for s in replay.demand.seats if s not in done]
-        return (
-            f"{', '.join(holders)} to open {replay.names[replay.unsealing]}'s escrowed "
-            "secret (automatic)"
+        return N_("{holders} to open {name}'s escrowed secret (automatic)").format(
+            holders=", ".join(holders), name=replay.names[replay.unsealing]
         )
     names = ", ".join(replay.names[s] for s in replay.remaining())
-    what = {
-        "join": "to join",
-        "beacon": "to supply randomness (automatic)",
-        "shuffle": "to shuffle the sealed decks (automatic)",
-        "share": "to send decryption shares (automatic)",
-        "disclose": "to disclose their deck secrets (automatic)",
-        "turn": f"to move ({aw.prompt})" if aw.prompt else "to move",
-    }
-    if aw.decision in what:
-        return f"{names} {what[aw.decision]}"
-    if aw.kind == "turn":
-        return f"{names} {what['turn']}"
+    if aw.decision in _DOING:
+        return _DOING[aw.decision].format(names=names)
+    if aw.decision == "turn" or aw.kind == "turn":
+        if aw.prompt:
+            return N_("{names} to move ({prompt})").format(names=names, prompt=aw.prompt)
+        return N_("{names} to move").format(names=names)
     kind, _, name = aw.decision.partition(":")
     if kind == "reveal":
-        return f"{names} to reveal their sealed {name} (automatic)"
+        return N_("{names} to reveal their sealed {name} (automatic)").format(
+            names=names, name=name
+        )
     if kind == "commit":
         batch = replay.open_batch
         done = ", ".join(replay.names[e.seat] for e in batch.envelopes) if batch else ""
-        return (
-            f"{names} to choose {name} (sealed)"
-            + (f": {aw.prompt}" if aw.prompt else "")
-            + (f"; committed already: {done}" if done else "")
+        said = {
+            (False, False): N_("{names} to choose {name} (sealed)"),
+            (True, False): N_("{names} to choose {name} (sealed): {prompt}"),
+            (False, True): N_("{names} to choose {name} (sealed); committed already: {done}"),
+            (True, True): N_(
+                "{names} to choose {name} (sealed): {prompt}; committed already: {done}"
+            ),
+        }[bool(aw.prompt), bool(done)]
+        return said.format(names=names, name=name, prompt=aw.prompt, done=done)
+    if aw.prompt:
+        return N_("{names} to choose {name}: {prompt}").format(
+            names=names, name=name, prompt=aw.prompt
         )
-    return f"{names} to choose {name}" + (f": {aw.prompt}" if aw.prompt else "")
+    return N_("{names} to choose {name}").format(names=names, name=name)
 
 
 def signature_due(position: Position, me: IdentityCard | None, target: str) -> list[str]:
@@ -120,8 +135,10 @@ def signature_due(position: Position, me: IdentityCard | None, target: str) -> l
         return []
     if batch is None:
         opening = position.demand is not None  # nobody has made a share yet
-        return [f"your escrow share is due: pbem play {target}"] if opening else []
-    return [f"your signature is due: {_cosign(position, batch.envelopes[0], target)}"]
+        due = N_("your escrow share is due: pbem play {game}").format(game=target)
+        return [due] if opening else []
+    command = _cosign(position, batch.envelopes[0], target)
+    return [N_("your signature is due: {command}").format(command=command)]
 
 
 def _cosign(position: Position, first: Envelope, target: str) -> str:

@@ -30,6 +30,7 @@ from pbem.format.canonical import b64d, b64e, canonical
 from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, Envelope
+from pbem.format.i18n import N_
 from pbem.format.words import a
 from pbem.ledger.openseats import stand_in, stand_in_rng
 from pbem.ledger.seats import active, holder_signers, signer_card
@@ -47,15 +48,19 @@ INTERRUPTIONS = frozenset({"call", "unseal", "resign", "handover"})
 
 def _body(env: Envelope, keys: set[str]) -> dict[str, Any]:
     if set(env.body) != keys:
-        raise Rejected(f"{a(env.decision)} body holds exactly {', '.join(sorted(keys))}")
+        raise Rejected(
+            N_("{a} body holds exactly {items}").format(
+                a=a(env.decision), items=", ".join(sorted(keys))
+            )
+        )
     return env.body
 
 
 def _seats(value: Any, what: str) -> list[int]:
     if not isinstance(value, list) or not value or not all(type(s) is int for s in value):
-        raise Rejected(f"{what} must be a non-empty list of seat numbers")
+        raise Rejected(N_("{what} must be a non-empty list of seat numbers").format(what=what))
     if value != sorted(set(value)):
-        raise Rejected(f"{what} must be sorted, each seat once")
+        raise Rejected(N_("{what} must be sorted, each seat once").format(what=what))
     return value
 
 
@@ -73,35 +78,41 @@ class Call:
         called = _seats(body["seats"], "the called seats")
         remaining = sorted(pos.remaining())
         if pos.demand is not None:
-            raise Rejected("an escrow is being opened: no call until it is")
+            raise Rejected(N_("an escrow is being opened: no call until it is"))
         if aw.decision == "join":
             raise Rejected(
-                "nobody can be called before every seat has joined: the game has not begun "
-                "(start it again without the missing seats)"
+                N_(
+                    "nobody can be called before every seat has joined: the game has not "
+                    "begun (start it again without the missing seats)"
+                )
             )
         if called != remaining:
             who = ", ".join(pos.names[s] for s in remaining) or "nobody"
-            raise Rejected(f"a call names every seat awaited now ({who}), no other")
+            raise Rejected(
+                N_("a call names every seat awaited now ({who}), no other").format(who=who)
+            )
         if body["decision"] != aw.decision or body["awaited"] != aw.parent:
-            raise Rejected("the call names another decision than the one awaited")
+            raise Rejected(N_("the call names another decision than the one awaited"))
         if type(body["end"]) is not bool:
-            raise Rejected("'end' is true or false")
+            raise Rejected(N_("'end' is true or false"))
         if env.seat in remaining:
-            raise Rejected("a seat that is awaited itself cannot call")
+            raise Rejected(N_("a seat that is awaited itself cannot call"))
         if batch.envelopes and canonical(batch.envelopes[0].body) != canonical(body):
-            raise Rejected("every caller names the same seats, decision and ending")
+            raise Rejected(N_("every caller names the same seats, decision and ending"))
         deadline = pos.genesis.deadline
         if not deadline:
-            raise Rejected("this game has no deadline: nobody can be called")
+            raise Rejected(N_("this game has no deadline: nobody can be called"))
         if env.time < pos.since + deadline:
             raise Rejected(
-                f"too early: by the caller's own clock the deadline passes at "
-                f"{pos.since + deadline}, not before (claimed {env.time})"
+                N_(
+                    "too early: by the caller's own clock the deadline passes at "
+                    "{deadline}, not before (claimed {time})"
+                ).format(deadline=pos.since + deadline, time=env.time)
             )
         if not body["end"] and pos.genesis.escrow.mode == "none" and not aw.is_decision:
-            raise Rejected("with no escrow, a call on an automatic step can only end the game")
+            raise Rejected(N_("with no escrow, a call on an automatic step can only end the game"))
         if body["end"] and not pos.rules.can_end_early:
-            raise Rejected(f"{pos.rules.id} cannot be scored before its end")
+            raise Rejected(N_("{id} cannot be scored before its end").format(id=pos.rules.id))
 
     def complete(self, pos: Position, batch: Batch, digest: str) -> str:
         body = batch.envelopes[0].body
@@ -123,7 +134,7 @@ class Call:
             return f"call on {names}: the stand-in plays, in the open: {'; '.join(moves)}"
         (seat,) = called if len(called) == 1 else (None,)
         if seat is None:
-            raise Rejected("an escrow is opened for one seat at a time: call them one by one")
+            raise Rejected(N_("an escrow is opened for one seat at a time: call them one by one"))
         pos.demand = Awaiting("batch", tuple(holder_signers(pos.genesis, seat)), digest, "unseal")
         pos.unsealing = seat
         return f"call on {names}: the escrow holders are asked to open {names}'s secret"
@@ -140,15 +151,21 @@ class Unseal:
         body = _body(env, {"seat", "share"})
         seat = pos.unsealing
         if pos.demand is None or seat is None or body["seat"] != seat:
-            raise Rejected("no escrow is being opened for that seat")
+            raise Rejected(N_("no escrow is being opened for that seat"))
         signers = holder_signers(pos.genesis, seat)
         if env.seat not in signers:
-            raise Rejected(f"this seat holds no share of {pos.names[seat]}'s escrow")
+            raise Rejected(
+                N_("this seat holds no share of {names}'s escrow").format(names=pos.names[seat])
+            )
         share = escrow.decode_share(body["share"])
         index = signers.index(env.seat) + 1
         held = pos.escrows[seat]
         if not escrow.check_share(index, share, pos.table.keys[seat], held.commitments):
-            raise Rejected(f"the decrypted escrow share of holder {index} does not match")
+            raise Rejected(
+                N_("the decrypted escrow share of holder {index} does not match").format(
+                    index=index
+                )
+            )
 
     def complete(self, pos: Position, batch: Batch, digest: str) -> str:
         seat = pos.unsealing
@@ -173,11 +190,11 @@ class Resign:
     def check(self, pos: Position, batch: Batch, env: Envelope) -> None:
         body = _body(env, {"seat", "secret"})
         if body["seat"] != env.seat:
-            raise Rejected("a resignation is signed by the seat that resigns")
+            raise Rejected(N_("a resignation is signed by the seat that resigns"))
         _concerns(pos, [env.seat])
         x = check_scalar(b64d(body["secret"], size=32, what="seat secret"), "seat secret")
         if deck.public_key(x) != pos.table.keys[env.seat]:
-            raise Rejected("the published secret does not match the seat's deck key")
+            raise Rejected(N_("the published secret does not match the seat's deck key"))
 
     def complete(self, pos: Position, batch: Batch, digest: str) -> str:
         seat = batch.envelopes[0].seat
@@ -202,24 +219,24 @@ class Handover:
         body = _body(env, {"seat", "card", "secret"})
         seat = body["seat"]
         if type(seat) is not int or not 0 <= seat < len(pos.cards):
-            raise Rejected("a handover names a seat")
+            raise Rejected(N_("a handover names a seat"))
         card = IdentityCard.from_value(body["card"], what="the substitute's card")
         if any(c.sign_key == card.sign_key for c in pos.cards) or any(
             c.sign_key == card.sign_key for c in pos.genesis.seats
         ):
-            raise Rejected(f"{card.name} holds a seat in this game already")
+            raise Rejected(N_("{card} holds a seat in this game already").format(card=card.name))
         if env.seat not in self.signers(pos, body):
-            raise Rejected("a handover is signed by the seat itself and the other active seats")
+            raise Rejected(N_("a handover is signed by the seat itself and the other active seats"))
         first = batch.envelopes[0].body if batch.envelopes else body
         if canonical(first) != canonical(body):
-            raise Rejected("every signer of a handover names the same seat, card and secret")
+            raise Rejected(N_("every signer of a handover names the same seat, card and secret"))
         if seat in pos.published:
             if body["secret"] != "":
-                raise Rejected("a seat whose secret is public is handed over without one")
+                raise Rejected(N_("a seat whose secret is public is handed over without one"))
         else:
             b64d(body["secret"], what="sealed seat secret")
         if pos.batch is not None:
-            raise Rejected("a seat is handed over when no decision is half answered")
+            raise Rejected(N_("a seat is handed over when no decision is half answered"))
 
     def complete(self, pos: Position, batch: Batch, digest: str) -> str:
         body = batch.envelopes[0].body
@@ -240,7 +257,10 @@ def _concerns(pos: Position, seats: list[int]) -> None:
     still awaits (then it closes it); otherwise nothing may be open."""
     if pos.batch is not None and sorted(pos.remaining()) != sorted(seats):
         raise Rejected(
-            "wait until the other seats of the open decision have answered (or resign on a turn)"
+            N_(
+                "wait until the other seats of the open decision have answered (or "
+                "resign on a turn)"
+            )
         )
 
 
@@ -301,12 +321,16 @@ def add_interruption(pos: Position, env: Envelope) -> int | None:
     seat = env.seat
     fail = lambda reason: StepRejected(index, seat, pos.names, reason)  # noqa: E731
     if pos.awaiting is None or pos.awaiting.kind == "over":
-        raise fail("the game is over; no step may follow")
+        raise fail(N_("the game is over; no step may follow"))
     if opening:
         if pos.demand is not None and env.decision != pos.demand.decision:
-            raise fail(f"the game waits for the {pos.demand.decision} of an escrow first")
+            raise fail(
+                N_("the game waits for the {decision} of an escrow first").format(
+                    decision=pos.demand.decision
+                )
+            )
         if pos.demand is None and env.decision == "unseal":
-            raise fail("no escrow is being opened")
+            raise fail(N_("no escrow is being opened"))
         batch = Batch.model_construct(
             kind="batch", parent=pos.file_head, decision=env.decision, envelopes=[]
         )
@@ -314,22 +338,28 @@ def add_interruption(pos: Position, env: Envelope) -> int | None:
         batch = pos.interrupt
         assert batch is not None
         if env.decision != batch.decision:
-            raise fail(f"envelope is for {env.decision!r}, awaited {batch.decision!r}")
+            raise fail(
+                N_("envelope is for {decision!r}, awaited {decision2!r}").format(
+                    decision=env.decision, decision2=batch.decision
+                )
+            )
         if seat in {e.seat for e in batch.envelopes}:
-            raise fail("a second envelope by the same seat in one batch")
+            raise fail(N_("a second envelope by the same seat in one batch"))
     try:
         signers = kind.signers(pos, batch.envelopes[0].body if batch.envelopes else env.body)
     except (Rejected, KeyError, TypeError) as exc:
         raise fail(reason_of(exc)) from exc
     if not 0 <= seat < len(pos.cards) + len(pos.genesis.escrow.referees):
-        raise StepRejected(index, None, pos.names, f"signer {seat} does not exist")
+        raise StepRejected(
+            index, None, pos.names, N_("signer {seat} does not exist").format(seat=seat)
+        )
     link = pos.check_signed(index, env, batch.parent)
     try:
         kind.check(pos, batch, env)
     except (Rejected, RulesError, ValueError) as exc:
         raise fail(reason_of(exc)) from exc
     if seat not in signers or (seat >= len(pos.cards) and env.decision != "unseal"):
-        raise fail(f"this seat does not sign this {env.decision}")
+        raise fail(N_("this seat does not sign this {decision}").format(decision=env.decision))
     envelopes = sorted([*batch.envelopes, env], key=lambda e: e.seat)
     pos.interrupt = pos.last = Batch.model_construct(
         kind="batch", parent=batch.parent, decision=batch.decision, envelopes=envelopes

@@ -13,6 +13,7 @@ from pbem.crypto.seatsecret import derive
 from pbem.format.canonical import b64d
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch
+from pbem.format.i18n import N_
 from pbem.ruleset.rules import RulesError
 
 if TYPE_CHECKING:
@@ -92,5 +93,7 @@ def stand_in(pos: Position, seat: int, rng: Rng) -> Any:
         action = pos.rules.stand_in(pos.state, seat, rng)
         pos.rules.check(pos.state, seat, action)
     except RulesError as exc:
-        raise Rejected(f"the stand-in for seat {seat} found no legal move: {exc}") from exc
+        raise Rejected(
+            N_("the stand-in for seat {seat} found no legal move: {exc}").format(seat=seat, exc=exc)
+        ) from exc
     return action

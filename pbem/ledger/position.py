@@ -30,6 +30,7 @@ from pbem.format.card import IdentityCard
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, CachedState, Entry, Envelope, Genesis
 from pbem.format.gamefile import step_hash as hash_of
+from pbem.format.i18n import N_
 from pbem.format.notes import check_notes
 from pbem.format.words import a, plural
 from pbem.ledger.genesis import check_genesis
@@ -161,7 +162,7 @@ class Position:
             try:
                 escrow = check_escrow(pos, genesis.creator, genesis.escrow.deal)
             except Rejected as exc:
-                raise Rejected(f"genesis: the creator's escrow: {exc}") from exc
+                raise Rejected(N_("genesis: the creator's escrow: {exc}").format(exc=exc)) from exc
             pos.escrows[genesis.creator] = escrow
         others = tuple(s for s in range(seats) if s != genesis.creator)
         pos.awaiting = Awaiting("batch", others, pos.genesis_hash, "join")
@@ -208,7 +209,9 @@ class Position:
         """Verify and apply one whole step (a batch may be incomplete only if it is last)."""
         interrupting = isinstance(step, Batch) and step.decision in INTERRUPTIONS
         if self.batch is not None and not interrupting:
-            raise StepRejected(self.count, None, self.names, "follows a batch that is not complete")
+            raise StepRejected(
+                self.count, None, self.names, N_("follows a batch that is not complete")
+            )
         if interrupting:
             for env in step.envelopes:
                 self.add_envelope(env)
@@ -219,13 +222,13 @@ class Position:
             return
         seats = [e.seat for e in step.envelopes]
         if not seats:
-            raise StepRejected(self.count, None, self.names, "empty batch")
+            raise StepRejected(self.count, None, self.names, N_("empty batch"))
         if seats != sorted(set(seats)):
             raise StepRejected(
                 self.count,
                 None,
                 self.names,
-                "envelopes are not sorted by seat, or a seat appears twice",
+                N_("envelopes are not sorted by seat, or a seat appears twice"),
             )
         aw = self.awaiting
         assert aw is not None
@@ -235,11 +238,16 @@ class Position:
                     self.count,
                     None,
                     self.names,
-                    f"batch is for {step.decision!r}, awaited {aw.decision!r}",
+                    N_("batch is for {decision!r}, awaited {decision2!r}").format(
+                        decision=step.decision, decision2=aw.decision
+                    ),
                 )
             if step.parent != aw.parent:
                 raise StepRejected(
-                    self.count, None, self.names, "batch names the wrong parent (broken hash link)"
+                    self.count,
+                    None,
+                    self.names,
+                    N_("batch names the wrong parent (broken hash link)"),
                 )
         for env in step.envelopes:
             self.add_envelope(env)
@@ -257,9 +265,12 @@ class Position:
                     raise StepRejected(index, None, self.names, reason_of(exc)) from exc
             return
         if self.interrupt is not None or self.demand is not None or self.frozen:
-            reason = "the game waits for the interruption signed after the open decision"
+            reason = N_("the game waits for the interruption signed after the open decision")
             if self.interrupt is not None:
-                reason += f" ({a(self.interrupt.decision)}, {describe_interrupt(self)})"
+                reason = N_(
+                    "the game waits for the interruption signed after the open decision "
+                    "({interruption}, {what})"
+                ).format(interruption=a(self.interrupt.decision), what=describe_interrupt(self))
             raise StepRejected(self.count, env.seat, self.names, reason)
         opening = self.batch is None
         seat = env.seat
@@ -274,11 +285,14 @@ class Position:
             assert aw is not None and batch is not None
             if seat in {e.seat for e in batch.envelopes}:
                 raise StepRejected(
-                    index, seat, self.names, "a second envelope by the same seat in one batch"
+                    index, seat, self.names, N_("a second envelope by the same seat in one batch")
                 )
             if seat not in aw.seats:
                 raise StepRejected(
-                    index, seat, self.names, f"this seat is not awaited for {aw.decision!r}"
+                    index,
+                    seat,
+                    self.names,
+                    N_("this seat is not awaited for {decision!r}").format(decision=aw.decision),
                 )
         link = self.check_signed(index, env, aw.parent)
         if env.decision != aw.decision:
@@ -286,7 +300,9 @@ class Position:
                 index,
                 seat,
                 self.names,
-                f"envelope is for {env.decision!r}, awaited {aw.decision!r}",
+                N_("envelope is for {decision!r}, awaited {decision2!r}").format(
+                    decision=env.decision, decision2=aw.decision
+                ),
             )
         try:
             envelope_body(self, batch, env)
@@ -317,14 +333,16 @@ class Position:
         aw = self.awaiting
         assert aw is not None
         if aw.kind == "over":
-            raise StepRejected(index, seat, self.names, "the game is over; no step may follow")
+            raise StepRejected(index, seat, self.names, N_("the game is over; no step may follow"))
         if aw.kind != kind or seat not in aw.seats:
             awaited = ", ".join(self.names[s] for s in aw.seats if 0 <= s < len(self.names))
             raise StepRejected(
                 index,
                 seat if 0 <= seat < len(self.names) else None,
                 self.names,
-                f"{a(kind)} by this seat was not awaited (awaited: {aw.kind} by {awaited})",
+                N_("{a} by this seat was not awaited (awaited: {kind} by {awaited})").format(
+                    a=a(kind), kind=aw.kind, awaited=awaited
+                ),
             )
         return aw
 
@@ -335,17 +353,20 @@ class Position:
         seat = item.seat
         if item.game != self.genesis.game:
             raise StepRejected(
-                index, seat, self.names, "belongs to another game (replayed from elsewhere)"
+                index, seat, self.names, N_("belongs to another game (replayed from elsewhere)")
             )
         if item.parent != parent:
             raise StepRejected(
-                index, seat, self.names, "names the wrong parent step (broken hash link or replay)"
+                index,
+                seat,
+                self.names,
+                N_("names the wrong parent step (broken hash link or replay)"),
             )
         try:
             if not self.proven:
                 verify_signature(signer_card(self, seat).sign_key, item)
         except Rejected as exc:  # a StepRejected, so that --json can name step and seat
-            raise StepRejected(index, seat, self.names, "bad signature") from exc
+            raise StepRejected(index, seat, self.names, N_("bad signature")) from exc
         try:
             check_notes(item.notes, seat, len(self.names))
         except Rejected as exc:
@@ -354,19 +375,21 @@ class Position:
             return b""
         if isinstance(item, Envelope) and item.decision == "join":
             if item.preimage:
-                raise StepRejected(index, seat, self.names, "a join envelope reveals no preimage")
+                raise StepRejected(
+                    index, seat, self.names, N_("a join envelope reveals no preimage")
+                )
             return b""
         if not item.preimage:
-            raise StepRejected(index, seat, self.names, "reveals no beacon preimage")
+            raise StepRejected(index, seat, self.names, N_("reveals no beacon preimage"))
         if self.revealed[seat] + 1 >= self.genesis.chain:
-            raise StepRejected(index, seat, self.names, "the seat's beacon chain is used up")
+            raise StepRejected(index, seat, self.names, N_("the seat's beacon chain is used up"))
         link = b64d(item.preimage, size=32)
         if chain_step(link) != self.beacons[seat]:
             raise StepRejected(
                 index,
                 seat,
                 self.names,
-                "beacon preimage does not follow the seat's chain (replayed or forged entry)",
+                N_("beacon preimage does not follow the seat's chain (replayed or forged entry)"),
             )
         return link
 
@@ -380,7 +403,11 @@ class Position:
     def resolve(self, rng: Rng) -> None:
         self.state = self.rules.resolve_chance(self.state, rng)
         if isinstance(self.rules.pending(self.state), Chance):
-            raise Rejected(f"ruleset {self.rules.id} left a chance pending after resolving one")
+            raise Rejected(
+                N_("ruleset {id} left a chance pending after resolving one").format(
+                    id=self.rules.id
+                )
+            )
 
     def draw(self, kind: bytes, *parts: bytes) -> None:
         """Resolve the pending chance from ``draw_value(kind, game id, *parts)`` (§5)."""
@@ -447,7 +474,7 @@ class Position:
             seat = (author + k) % n
             if seat not in self.published and (seat != author or k == n):
                 return seat
-        raise Rejected("every seat's secret is public: nobody can supply randomness")
+        raise Rejected(N_("every seat's secret is public: nobody can supply randomness"))
 
     def settle(self) -> None:
         """Make what the replay can make itself: the steps of seats whose secret is

@@ -15,6 +15,7 @@ from typing import Any
 from pbem.format.canonical import canonical, format_path
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import FORMAT, Batch, CachedState, Entry, Envelope, GameFile, Genesis
+from pbem.format.i18n import N_
 from pbem.ledger.position import Position
 from pbem.ledger.terms import Awaiting, Record, StepRejected
 from pbem.ruleset.rules import Ruleset
@@ -58,12 +59,13 @@ class Replay(Position):
         """Verify and take the steps and envelopes that ``steps`` holds beyond this replay's
         (``extend`` without a cached state: for merges, which make a version nobody sent)."""
         if genesis != self.genesis:
-            raise Rejected("the file holds another game (different genesis)")
+            raise Rejected(N_("the file holds another game (different genesis)"))
         known = len(self.steps)
         if len(steps) < known:
             raise Rejected(
-                f"the file has {len(steps)} steps, fewer than the {known} already "
-                "verified (rollback)"
+                N_(
+                    "the file has {count} steps, fewer than the {known} already verified (rollback)"
+                ).format(count=len(steps), known=known)
             )
         open_batch = self.batch
         for i in range(known):
@@ -76,17 +78,19 @@ class Replay(Position):
                     open_batch.envelopes
                 ) != len(theirs.envelopes):
                     raise StepRejected(
-                        i, None, self.names, "differs from the copy verified before (fork)"
+                        i, None, self.names, N_("differs from the copy verified before (fork)")
                     )
                 seats = [e.seat for e in theirs.envelopes]
                 if seats != sorted(set(seats)):
                     raise StepRejected(
-                        i, None, self.names, "envelopes are not sorted by seat, or a seat twice"
+                        i, None, self.names, N_("envelopes are not sorted by seat, or a seat twice")
                     )
                 for env in missing:
                     self.add_envelope(env)
                 continue
-            raise StepRejected(i, None, self.names, "differs from the copy verified before (fork)")
+            raise StepRejected(
+                i, None, self.names, N_("differs from the copy verified before (fork)")
+            )
         for k, step in enumerate(steps[known:], known + 1):
             self.add(step)
             if progress is not None:
@@ -111,14 +115,24 @@ def check_cached(position: Position, state: CachedState | None) -> None:
     mine = position.cached()
     if state.steps != mine.steps or state.hash != mine.hash:
         raise Rejected(
-            f"cached state (after {state.steps} steps, hash {state.hash[:12]}) "
-            f"does not match the replay (after {mine.steps} steps, hash {mine.hash[:12]})"
+            N_(
+                "cached state (after {steps} steps, hash {hash}) does not match the "
+                "replay (after {steps2} steps, hash {hash2})"
+            ).format(
+                steps=state.steps, hash=state.hash[:12], steps2=mine.steps, hash2=mine.hash[:12]
+            )
         )
     if canonical(state.public) != canonical(mine.public):
         path, theirs, ours = first_difference(state.public, mine.public)
         raise Rejected(
-            f"cached state: field {format_path(['public', *path])}: the file has "
-            f"{_short(theirs)} where the replay computes {_short(ours)}"
+            N_(
+                "cached state: field {field}: the file has {theirs} where the "
+                "replay computes {ours}"
+            ).format(
+                field=format_path(["public", *path]),
+                theirs=_short(theirs),
+                ours=_short(ours),
+            )
         )
 
 

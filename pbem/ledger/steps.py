@@ -24,6 +24,7 @@ from pbem.format.canonical import b64d
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, Entry, Envelope
 from pbem.format.gamefile import step_hash as hash_of
+from pbem.format.i18n import N_
 from pbem.format.words import plural
 from pbem.ledger.openseats import open_link
 from pbem.ledger.seats import check_escrow
@@ -52,7 +53,7 @@ class TurnEntry:
 
     def check(self, pos: Position, entry: Entry) -> tuple[str, Any]:
         if set(entry.body) != {"action"}:
-            raise Rejected("a turn body holds exactly one 'action'")
+            raise Rejected(N_("a turn body holds exactly one 'action'"))
         action = pos.rules.load_action(entry.body["action"])
         pos.rules.check(pos.state, entry.seat, action)
         new_state = pos.rules.apply(pos.state, entry.seat, action)
@@ -72,7 +73,7 @@ class BeaconEntry:
 
     def check(self, pos: Position, entry: Entry) -> tuple[str, Any]:
         if entry.body:
-            raise Rejected("a beacon body is empty")
+            raise Rejected(N_("a beacon body is empty"))
         return f"{pos.names[entry.seat]} supplied randomness", None
 
     def apply(
@@ -159,13 +160,13 @@ class Join:
         body = env.body
         if set(body) != {"head", "deck_key", "deck_proof", "escrow"}:
             raise Rejected(
-                "a join body holds exactly 'head', 'deck_key', 'deck_proof' and 'escrow'"
+                N_("a join body holds exactly 'head', 'deck_key', 'deck_proof' and 'escrow'")
             )
         b64d(body["head"], size=32, what="chain head")
         key = Tabletop.check_key(pos.genesis.game, env.seat, body["deck_key"], body["deck_proof"])
         if pos.genesis.escrow.mode == "none":
             if body["escrow"] is not None:
-                raise Rejected("this game has no escrow: the join escrows nothing")
+                raise Rejected(N_("this game has no escrow: the join escrows nothing"))
             return
         pos.table.keys[env.seat] = key  # the escrow's commitments start from it
         try:
@@ -195,7 +196,7 @@ class Act:
 
     def body(self, pos: Position, batch: Batch, env: Envelope) -> None:
         if set(env.body) != {"action"}:
-            raise Rejected("an act body holds exactly one 'action'")
+            raise Rejected(N_("an act body holds exactly one 'action'"))
         pos.rules.check(pos.state, env.seat, pos.rules.load_action(env.body["action"]))
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
@@ -219,11 +220,13 @@ class Commit:
     def body(self, pos: Position, batch: Batch, env: Envelope) -> None:
         body = env.body
         if set(body) != {"commitment", "nonce", "ciphertext"}:
-            raise Rejected("a commit body holds 'commitment', 'nonce' and 'ciphertext'")
+            raise Rejected(N_("a commit body holds 'commitment', 'nonce' and 'ciphertext'"))
         b64d(body["commitment"], size=32, what="commitment")
         for other in batch.envelopes:
             if other.body["commitment"] == body["commitment"]:
-                raise Rejected(f"copied commitment: identical to seat {other.seat}'s")
+                raise Rejected(
+                    N_("copied commitment: identical to seat {seat}'s").format(seat=other.seat)
+                )
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
         seats = tuple(e.seat for e in batch.envelopes)
@@ -242,7 +245,7 @@ class RevealSealed:
 
     def body(self, pos: Position, batch: Batch, env: Envelope) -> None:
         if set(env.body) != {"key"}:
-            raise Rejected("a reveal body holds exactly the 'key'")
+            raise Rejected(N_("a reveal body holds exactly the 'key'"))
         key = b64d(env.body["key"], size=32, what="key")
         commit = pos.commit
         assert commit is not None
@@ -254,7 +257,7 @@ class RevealSealed:
         try:
             pos.rules.check(pos.state, env.seat, action)
         except RulesError as exc:
-            raise Rejected(f"the revealed action is illegal: {exc}") from exc
+            raise Rejected(N_("the revealed action is illegal: {exc}").format(exc=exc)) from exc
         pos.sealed[env.seat] = action
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
@@ -270,7 +273,7 @@ class BeaconBatch:
 
     def body(self, pos: Position, batch: Batch, env: Envelope) -> None:
         if env.body:
-            raise Rejected("a beacon body is empty")
+            raise Rejected(N_("a beacon body is empty"))
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
         _after_batch(pos, batch, digest)
@@ -330,7 +333,7 @@ BATCHES: dict[str, BatchKind] = {
 def _kind(batch: Batch) -> BatchKind:
     kind = BATCHES.get(batch.decision.partition(":")[0])
     if kind is None:
-        raise Rejected(f"unknown decision {batch.decision!r}")
+        raise Rejected(N_("unknown decision {decision!r}").format(decision=batch.decision))
     return kind
 
 

@@ -16,9 +16,10 @@ from typing import Any
 
 from pbem.crypto import deck, passes, shuffleproof
 from pbem.crypto.deck import Ciphertext
-from pbem.crypto.group import DeckError, Point
+from pbem.crypto.group import DeckError, Point, stored_point
 from pbem.format.canonical import b64d, b64e, canonical
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 from pbem.ruleset.rules import Reveal
 
 
@@ -48,10 +49,14 @@ def encode_deck(cts: list[Ciphertext]) -> list[list[str]]:
     return [[b64e(ct.c1), b64e(ct.c2)] for ct in cts]
 
 
-def decode_deck(data: Any, size: int, what: str) -> list[Ciphertext]:
+def decode_deck(data: Any, size: int, what: str, *, proven: bool = False) -> list[Ciphertext]:
+    """A deck as a step carries it; its points validated, unless ``proven`` (the store
+    validated these very bytes when it took the step: ``Tabletop.proven``)."""
     if not isinstance(data, list) or len(data) != size:
-        raise Rejected(f"{what} must list {size} ciphertexts")
+        raise Rejected(N_("{what} must list {size} ciphertexts").format(what=what, size=size))
     try:
+        if proven:
+            return [Ciphertext(*(stored_point(b64d(c, size=32)) for c in pair)) for pair in data]
         return [
             deck.check_ciphertext([b64d(c, size=32) for c in pair], f"{what}[{i}]")
             for i, pair in enumerate(data)
@@ -109,7 +114,7 @@ class Tabletop:
         if not deck.verify_key(
             point, b64d(proof, size=64, what="deck key proof"), key_context(game, seat)
         ):
-            raise Rejected("the deck key's proof does not verify")
+            raise Rejected(N_("the deck key's proof does not verify"))
         return point
 
     @property
@@ -125,7 +130,9 @@ class Tabletop:
         joint = self.joint
         for name, ids in items.items():
             if name in self.items or "/" in name or not name:
-                raise Rejected(f"deck name {name!r} is used already or is not a name")
+                raise Rejected(
+                    N_("deck name {name!r} is used already or is not a name").format(name=name)
+                )
             self.items[name] = sorted(ids)
             self.decks[name] = deck.seal(name, self.items[name], joint)
             self.passes[name] = []
@@ -160,11 +167,13 @@ class Tabletop:
         if set(body) != {"decks", "proofs"} or not all(
             isinstance(body[k], dict) for k in ("decks", "proofs")
         ):
-            raise Rejected("a shuffle body holds exactly 'decks' and 'proofs'")
+            raise Rejected(N_("a shuffle body holds exactly 'decks' and 'proofs'"))
         for part in ("decks", "proofs"):
             if set(body[part]) != set(self.unshuffled):
                 raise Rejected(
-                    f"a shuffle's {part} must be for exactly: {', '.join(sorted(self.unshuffled))}"
+                    N_("a shuffle's {part} must be for exactly: {items}").format(
+                        part=part, items=", ".join(sorted(self.unshuffled))
+                    )
                 )
         taken = self._made_here("shuffle", seat, parent, body) or self._checked_pass(
             seat, body, parent
@@ -181,7 +190,9 @@ class Tabletop:
         taken = {}
         for name in self.unshuffled:
             before = self.decks[name]
-            after = decode_deck(body["decks"][name], len(before), f"deck {name!r}")
+            after = decode_deck(
+                body["decks"][name], len(before), f"deck {name!r}", proven=self.proven
+            )
             proof = b64d(
                 body["proofs"][name],
                 size=shuffleproof.proof_size(len(before)),
@@ -192,7 +203,7 @@ class Tabletop:
                 if not self.proven:
                     shuffleproof.check(before, after, joint, proof, context)
             except DeckError as exc:
-                raise Rejected(f"deck {name!r}: {exc}") from exc
+                raise Rejected(N_("deck {name!r}: {exc}").format(name=name, exc=exc)) from exc
             taken[name] = after
         return taken
 
@@ -207,7 +218,7 @@ class Tabletop:
         name, _, index = handle.partition("/")
         cts = self.decks.get(name)
         if cts is None or not index.isdigit() or int(index) >= len(cts):
-            raise Rejected(f"no sealed item {handle!r}")
+            raise Rejected(N_("no sealed item {handle!r}").format(handle=handle))
         return cts[int(index)]
 
     def share_body(self, seat: int, reveal: Reveal, parent: str, secret: bytes) -> dict[str, Any]:
@@ -233,19 +244,23 @@ class Tabletop:
         if made is not None:
             return made
         if set(body) != {"shares"} or not isinstance(body["shares"], list):
-            raise Rejected("a share body holds exactly 'shares'")
+            raise Rejected(N_("a share body holds exactly 'shares'"))
         if len(body["shares"]) != len(reveal.items):
-            raise Rejected(f"{len(reveal.items)} shares are needed, not {len(body['shares'])}")
+            raise Rejected(
+                N_("{count} shares are needed, not {count2}").format(
+                    count=len(reveal.items), count2=len(body["shares"])
+                )
+            )
         points = []
         for handle, pair in zip(reveal.items, body["shares"], strict=True):
             if not isinstance(pair, list) or len(pair) != 2:
-                raise Rejected(f"the share for {handle} is malformed")
+                raise Rejected(N_("the share for {handle} is malformed").format(handle=handle))
             point = b64d(pair[0], size=32, what="share")
             proof = b64d(pair[1], size=64, what="share proof")
             context = share_context(self.game, parent, handle)
             try:
                 points.append(
-                    deck.check_point(point, "decryption share")
+                    stored_point(point)
                     if self.proven
                     else deck.checked_share(
                         self.ciphertext(handle), self.keys[seat], point, proof, context
@@ -253,7 +268,9 @@ class Tabletop:
                 )
             except DeckError as exc:
                 raise Rejected(
-                    f"bad decryption share for {handle}: its proof does not verify"
+                    N_("bad decryption share for {handle}: its proof does not verify").format(
+                        handle=handle
+                    )
                 ) from exc
         return points
 
@@ -267,7 +284,9 @@ class Tabletop:
                 faces[handle] = deck.identify(point, self.table_of(name))
             except DeckError as exc:
                 raise Rejected(
-                    f"{handle} opens to no item of deck {name!r}: a shuffle was dishonest"
+                    N_(
+                        "{handle} opens to no item of deck {name!r}: a shuffle was dishonest"
+                    ).format(handle=handle, name=name)
                 ) from exc
         return faces
 
@@ -296,14 +315,16 @@ class Tabletop:
 
     def check_disclosure(self, seat: int, body: dict[str, Any]) -> bytes:
         if set(body) != {"deck_secret"}:
-            raise Rejected("a disclosure body holds exactly 'deck_secret'")
+            raise Rejected(N_("a disclosure body holds exactly 'deck_secret'"))
         secret = b64d(body["deck_secret"], size=32, what="deck secret")
         try:
             matches = deck.public_key(secret) == self.keys[seat]
         except DeckError as exc:
-            raise Rejected(f"the disclosed deck secret is malformed: {exc}") from exc
+            raise Rejected(
+                N_("the disclosed deck secret is malformed: {exc}").format(exc=exc)
+            ) from exc
         if not matches:
-            raise Rejected("the disclosed deck secret does not match the seat's deck key")
+            raise Rejected(N_("the disclosed deck secret does not match the seat's deck key"))
         return secret
 
     def audit(self, secrets: dict[int, bytes], names: list[str]) -> None:
@@ -329,4 +350,4 @@ class Tabletop:
             try:
                 passes.audit_shuffles(name, ids, joint, made)
             except DeckError as exc:
-                raise Rejected(f"shuffle audit failed: {exc}") from exc
+                raise Rejected(N_("shuffle audit failed: {exc}").format(exc=exc)) from exc

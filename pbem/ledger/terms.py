@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 
 
 class StepRejected(Rejected):
@@ -20,10 +21,13 @@ class StepRejected(Rejected):
     ``index`` is the step's place in the file (from 0)."""
 
     def __init__(self, index: int, seat: int | None, names: list[str], reason: str) -> None:
-        who = (
-            f", seat {seat} ({names[seat]})" if seat is not None and 0 <= seat < len(names) else ""
-        )
-        super().__init__(f"step {index + 1}{who}: {reason}")
+        if seat is not None and 0 <= seat < len(names):
+            message = N_("step {step}, seat {seat} ({name}): {reason}").format(
+                step=index + 1, seat=seat, name=names[seat], reason=reason
+            )
+        else:
+            message = N_("step {step}: {reason}").format(step=index + 1, reason=reason)
+        super().__init__(message)
         self.index = index
         self.seat = seat
         self.reason = reason
@@ -72,11 +76,9 @@ def reason_of(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        return (
-            f"malformed action at {where}: {first['msg']}"
-            if where
-            else f"malformed action: {first['msg']}"
-        )
+        if where:
+            return N_("malformed action at {where}: {why}").format(where=where, why=first["msg"])
+        return N_("malformed action: {why}").format(why=first["msg"])
     if isinstance(exc, StepRejected):
         return exc.reason
     return str(exc)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pbem.format.errors import UsageError
+from pbem.format.i18n import N_
 from pbem.mail import transport
 from pbem.mail.config import Imap, Server, Smtp, check_plaintext, port, require_host
 from pbem.mail.transport import NETWORK_ERRORS, MailError
@@ -35,7 +36,9 @@ class Outcome:
     def line(self) -> str:
         if self.ok:
             return f"{self.kind}: ok: {self.text}"
-        return f"{self.kind}: {self.stage} failed: {self.text}"
+        return N_("{kind}: {stage} failed: {text}").format(
+            kind=self.kind, stage=self.stage, text=self.text
+        )
 
 
 def check_smtp(server: Smtp, password: str | None) -> Outcome:
@@ -51,7 +54,7 @@ def check_smtp(server: Smtp, password: str | None) -> Outcome:
             transport.smtp_login(smtp, server, password)
         except (*NETWORK_ERRORS, MailError) as exc:
             return Outcome("smtp", "login", _said(exc))
-    return Outcome("smtp", "ok", f"logged in{_as(server)} at {where}")
+    return Outcome("smtp", "ok", _logged_in(server, where))
 
 
 def check_imap(server: Imap, password: str | None) -> Outcome:
@@ -71,16 +74,16 @@ def check_imap(server: Imap, password: str | None) -> Outcome:
             folder = client.select_folder(server.mailbox, readonly=True)
         except NETWORK_ERRORS as exc:
             why = _said(exc).removeprefix("select failed: ")
-            return Outcome("imap", "mailbox", f"cannot open {server.mailbox!r}: {why}")
+            said = N_("cannot open {mailbox!r}: {why}").format(mailbox=server.mailbox, why=why)
+            return Outcome("imap", "mailbox", said)
     finally:
         with contextlib.suppress(*NETWORK_ERRORS):
             client.logout()
     count = int(folder.get(b"EXISTS", 0))
-    return Outcome(
-        "imap",
-        "ok",
-        f"logged in{_as(server)} at {where}, {server.mailbox!r} holds {count} messages",
+    said = N_("{login}, {mailbox!r} holds {n} messages").format(
+        login=_logged_in(server, where), mailbox=server.mailbox, n=count
     )
+    return Outcome("imap", "ok", said)
 
 
 def _reach(server: Server, kind: Literal["smtp", "imap"]) -> str | Outcome:
@@ -96,11 +99,13 @@ def _reach(server: Server, kind: Literal["smtp", "imap"]) -> str | Outcome:
     try:
         socket.getaddrinfo(server.host, number, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:
-        return Outcome(kind, "DNS", f"cannot find {server.host} ({_said(exc)})")
+        said = N_("cannot find {host} ({why})").format(host=server.host, why=_said(exc))
+        return Outcome(kind, "DNS", said)
     try:
         socket.create_connection((server.host, number), timeout=server.timeout).close()
     except OSError as exc:
-        return Outcome(kind, "TCP", f"cannot connect to {where} ({_said(exc)})")
+        said = N_("cannot connect to {where} ({why})").format(where=where, why=_said(exc))
+        return Outcome(kind, "TCP", said)
     return where
 
 
@@ -109,13 +114,19 @@ def _opening(kind: str, exc: BaseException) -> Outcome:
     certificate not trusted, a port that speaks no TLS), or the server did not greet."""
     if isinstance(exc, ssl.SSLError):
         return Outcome(kind, "TLS", _said(exc))
-    return Outcome(kind, "server", f"no session: {_said(exc)}")
+    return Outcome(kind, "server", N_("no session: {why}").format(why=_said(exc)))
 
 
 def _said(exc: BaseException) -> str:
     return transport.reason(exc) if not isinstance(exc, MailError) else str(exc)
 
 
-def _as(server: Server) -> str:
-    how = "" if server.auth == "password" else f" with {server.auth.upper()}"
-    return f" as {server.user}{how}" if server.user else ""
+def _logged_in(server: Server, where: str) -> str:
+    """Who logged in where, and how when it is OAuth2 (one marked message each)."""
+    if not server.user:
+        return N_("logged in at {where}").format(where=where)
+    if server.auth == "password":
+        return N_("logged in as {user} at {where}").format(user=server.user, where=where)
+    return N_("logged in as {user} with {auth} at {where}").format(
+        user=server.user, auth=server.auth.upper(), where=where
+    )

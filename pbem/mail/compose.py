@@ -41,6 +41,7 @@ from pbem.mail.config import Smtp
 from pbem.store.bundles import bundle_name, bundle_text
 from pbem.store.chain import short_id
 from pbem.store.head import Head
+from pbem.store.sent import mailed
 
 HISTORY_LINES = 40
 
@@ -79,32 +80,53 @@ class Carried:
         return "json" if self.since is None else STEPS_TYPE.partition("/")[2]
 
 
-def carried(head: Head, recipients: Recipients, full: bool, since: int | None = None) -> Carried:
+def carried(
+    head: Head,
+    recipients: Recipients,
+    full: bool,
+    since: int | None = None,
+    *,
+    after_mailed: bool = False,
+) -> Carried:
     """The file, or the steps the recipients lack: from ``since`` when it is given (an
     answer to a request), else from the earliest step any of them has not acknowledged
-    (``Store.acknowledged``). The file when ``full``, or when one of them has signed
-    nothing yet (it may hold no step, nor even the genesis)."""
+    (``Store.acknowledged``) or, ``after_mailed``, been mailed by this home since
+    (``pbem.store.sent.mailed``: each step then goes to each player about once, issue 27);
+    always the last step at least.
+    The file when ``full``, or when one of them has neither signed nor been mailed
+    anything yet (it may hold no step, nor even the genesis)."""
     if since is not None and not full:
         return Carried(bundle_name(head, since), bundle_text(head, since).encode(), since)
     pos = head.position
     signers = [*pos.cards, *pos.genesis.escrow.referees]
     keys = [c.sign_key for c in signers]
-    seats = [keys.index(c.sign_key) for c in [*recipients.to, *recipients.cc] if c.sign_key in keys]
+    cards = [c for c in [*recipients.to, *recipients.cc] if c.sign_key in keys]
+    seats = [keys.index(c.sign_key) for c in cards]
     acks = head.store.acknowledged(head.game, seats) if seats and not full else {}
-    if full or not acks or any(index is None for index in acks.values()):
+    starts = []
+    for seat, card in zip(seats, cards, strict=True):
+        known = [acks.get(seat)]
+        if after_mailed:
+            known.append(mailed(head.store, head.game, card))
+        found = [index for index in known if index is not None]
+        starts.append(max(found) if found else None)
+    if full or not starts or any(start is None for start in starts):
         return Carried(attachment_name(head), head.text().encode(), None)
-    since = min(index for index in acks.values() if index is not None)
+    since = min(min(start for start in starts if start is not None), pos.count - 1)
     return Carried(bundle_name(head, since), bundle_text(head, since).encode(), since)
 
 
-def public_page(head: Head) -> str:
+def public_page(head: Head, since: int | None = None) -> str:
     """The page ``pbem show`` draws without ``--as``: public information only (no
-    identity is given to the walk, so nothing private can be decrypted into it)."""
+    identity is given to the walk, so nothing private can be decrypted into it). Beside a
+    bundle of the steps from ``since`` on, the page of those steps alone (the whole
+    history of every position made a page of a long game most of a mail's bytes)."""
     from pbem.view.history import walk  # the viewer is needed only when mail is composed
     from pbem.view.render import page_html
 
     history = walk(head.file(), None, stored=True)
-    return page_html(history, history.position(None), source=attachment_name(head), reader=None)
+    name = attachment_name(head)
+    return page_html(history, history.position(None), source=name, reader=None, since=since)
 
 
 def choose_recipients(
@@ -268,13 +290,16 @@ def compose(
     smtp: Smtp,
     full: bool = False,
     since: int | None = None,
+    *,
+    after_mailed: bool = False,
 ) -> EmailMessage:
     """The message: templates for subject and body, the game's new steps (or its file)
-    attached, and its public page when it asks for a decision (``smtp.page``)."""
+    attached (``carried``), and its public page when it asks for a decision
+    (``smtp.page``)."""
     replay = head.position
     decision = asks_someone(replay)
     page = smtp.page == "always" or (smtp.page == "decisions" and decision)
-    attached = carried(head, recipients, full, since)
+    attached = carried(head, recipients, full, since, after_mailed=after_mailed)
     subject, body = render(head, sender, recipients, attached, page)
     msg = EmailMessage()
     msg["From"] = sender
@@ -288,6 +313,9 @@ def compose(
     thread = f"<game.{replay.genesis.game}@pbem.invalid>"
     msg["References"] = thread  # mail clients then thread a game's messages together
     msg["X-Pbem-Game"] = replay.genesis.game
+    # Where the next message to the same players starts (pbem.mail.memory): after the last
+    # step this one carries, or at it while it is a batch still open (more envelopes come).
+    msg["X-Pbem-Next"] = str(replay.count - (replay.batch is not None))
     if not decision:  # only steps pbem makes by itself: a filter may file it away
         msg["Auto-Submitted"] = "auto-generated"
         msg["X-Pbem-Automatic"] = "yes"
@@ -297,7 +325,7 @@ def compose(
     )
     if page:  # quoted-printable: a page is mostly ASCII, a quarter smaller than in base64
         msg.add_attachment(
-            public_page(head),
+            public_page(head, attached.since),
             subtype="html",
             cte="quoted-printable",
             filename=attachment_name(head, ".html"),
@@ -338,8 +366,9 @@ def message_for(
     recipients = choose_recipients(head.position, me, to, smtp.cc, exclude)
     if not recipients.to:
         return None
+    sender = smtp.sender or formataddr((me.name, me.email))
     with head.store.reading():
-        return compose(head, smtp.sender or formataddr((me.name, me.email)), recipients, smtp, full)
+        return compose(head, sender, recipients, smtp, full, after_mailed=True)
 
 
 def request_for(request: Request, sender: str, to: list[str]) -> EmailMessage:

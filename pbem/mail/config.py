@@ -23,6 +23,7 @@ from pbem.crypto.keyring import default_home
 from pbem.format.canonical import parse, pretty
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.files import atomic_write
+from pbem.format.i18n import N_, _
 from pbem.format.limits import read_input
 from pbem.mail import secrets
 
@@ -41,7 +42,7 @@ class Settings(BaseModel):
         address or a mailbox with one would smuggle a second command into the SMTP or
         IMAP conversation (or a header into a mail)."""
         if isinstance(value, str) and any(ord(c) < 32 or ord(c) == 127 for c in value):
-            raise ValueError("a setting is one line, without control characters")
+            raise ValueError(N_("a setting is one line, without control characters"))
         return value
 
 
@@ -99,6 +100,11 @@ class MailConfig(Settings):
     ui: Ui = Field(default_factory=Ui)
     notify: str = Field("", description="command run when your decision is awaited")
     lang: Literal["", "en", "ja", "zh-Hant", "zh-Hans"] = Field("", description="pbem's language")
+    files: Literal["one", "numbered"] = Field(
+        "one",
+        description="one: a signing command writes over the game file it was given (when "
+        "your store holds all of it); numbered: a new file each time (game.s0007.json)",
+    )
     bot: dict[str, str] = Field(
         default_factory=dict, description="identity name -> the bot pbem watch plays it with"
     )
@@ -114,7 +120,7 @@ def _command_line(value: str) -> str:
     try:
         shlex.split(value)
     except ValueError as exc:
-        raise ValueError(f"not a command line ({exc})") from None
+        raise ValueError(N_("not a command line ({why})").format(why=exc)) from None
     return value
 
 
@@ -125,6 +131,10 @@ DEFAULT_PORTS = {
 PASSWORD_ENVS = {"smtp": "PBEM_SMTP_PASSWORD", "imap": "PBEM_IMAP_PASSWORD"}
 #: The most ``mail.json`` may hold: a few settings and bot specs are a few KiB.
 CONFIG_BYTES = 1024 * 1024
+
+
+#: The settings outside a section.
+TOP_LEVEL = {"notify", "lang", "files"}
 
 
 def config_path(home: Path | None = None) -> Path:
@@ -141,7 +151,11 @@ def load(home: Path | None = None) -> MailConfig:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise UsageError(f"{path}: {where}: {first['msg']}; fix it with pbem config") from exc
+        raise UsageError(
+            N_("{path}: {where}: {why}; fix it with pbem config").format(
+                path=path, where=where, why=first["msg"]
+            )
+        ) from exc
     except Rejected as exc:
         raise UsageError(str(exc)) from exc
 
@@ -156,12 +170,12 @@ def save(config: MailConfig, home: Path | None = None) -> Path:
 def set_value(config: MailConfig, key: str, value: str) -> None:
     """``smtp.host``, ``imap.port``, ``notify``, ``bot.NAME`` …: one setting, checked
     like the file is (a bot spec also against the installed rulesets)."""
-    section, _, name = key.partition(".")
-    if key in {"notify", "lang"}:
+    section, _dot, name = key.partition(".")
+    if key in TOP_LEVEL:
         try:
             setattr(config, key, value)
         except ValidationError as exc:
-            raise UsageError(f"{key}: {_said(exc)}") from exc
+            raise UsageError(N_("{key}: {why}").format(key=key, why=_said(exc))) from exc
         return
     if section == "bot" and name:
         from pbem.mail.botseat import check_spec  # the rulesets only for this setting
@@ -170,15 +184,19 @@ def set_value(config: MailConfig, key: str, value: str) -> None:
         return
     target = getattr(config, section, None) if section in {"smtp", "imap", "ui"} else None
     if target is None or name not in type(target).model_fields:
-        raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
+        raise UsageError(N_("unknown setting {key!r} (see: pbem config show)").format(key=key))
     if name == "password" and value:
-        raise UsageError(f"{key} goes to the keychain, never to {config_path().name}")
+        raise UsageError(
+            N_("{key} goes to the keychain, never to {file}").format(
+                key=key, file=config_path().name
+            )
+        )
     if name == "ca_file" and value:
         _check_ca_file(value, key)
     try:
         setattr(target, name, value)
     except ValidationError as exc:
-        raise UsageError(f"{key}: {_said(exc)}") from exc
+        raise UsageError(N_("{key}: {why}").format(key=key, why=_said(exc))) from exc
 
 
 def _said(exc: ValidationError) -> str:
@@ -190,26 +208,30 @@ def _check_ca_file(value: str, key: str) -> None:
     would stop every command the day the file moved)."""
     path = Path(value).expanduser()
     if not path.is_file():
-        raise UsageError(f"{key}: {value}: no such file")
+        raise UsageError(N_("{key}: {value}: no such file").format(key=key, value=value))
     try:
         ssl.create_default_context(cafile=str(path))
     except (OSError, ssl.SSLError) as exc:
-        raise UsageError(f"{key}: {value}: not a CA bundle pbem can read ({exc})") from None
+        raise UsageError(
+            N_("{key}: {value}: not a CA bundle pbem can read ({why})").format(
+                key=key, value=value, why=exc
+            )
+        ) from None
 
 
 def unset_value(config: MailConfig, key: str) -> None:
     """Put ``key`` back to its default (a ``bot.NAME``: no bot for that identity; a
     password: none in the file nor in the keychain)."""
-    section, _, name = key.partition(".")
+    section, _dot, name = key.partition(".")
     if section == "bot" and name:
         config.bot = {k: v for k, v in config.bot.items() if k != name}
         return
     default = MailConfig()
-    top = key in {"notify", "lang"}  # the settings outside a section
+    top = key in TOP_LEVEL  # the settings outside a section
     model = default if top else getattr(default, section, None)
     field = key if top else name
     if model is None or field not in type(model).model_fields:
-        raise UsageError(f"unknown setting {key!r} (see: pbem config show)")
+        raise UsageError(N_("unknown setting {key!r} (see: pbem config show)").format(key=key))
     if field == "password":  # out of the file, and out of the keychain
         server = getattr(config, section)
         secrets.delete(section, server.user, server.host)
@@ -232,7 +254,9 @@ def port(server: Server, kind: Literal["smtp", "imap"]) -> int:
 
 def require_host(server: Server, kind: str) -> None:
     if not server.host:
-        raise UsageError(f"no {kind} server configured: pbem config set {kind}.host HOST")
+        raise UsageError(
+            N_("no {kind} server configured: pbem config set {kind}.host HOST").format(kind=kind)
+        )
 
 
 def password(
@@ -245,26 +269,40 @@ def password(
         return None  # OAuth2: a token from the command at each login (pbem.mail.oauth)
     env = server.password_env or PASSWORD_ENVS[kind]
     if server.password:
-        raise UsageError(f"{kind}.password is stored in clear in {config_path()}: {_fix(kind)}")
+        raise UsageError(
+            N_("{kind}.password is stored in clear in {path}: {fix}").format(
+                kind=kind, path=config_path(), fix=_fix(kind)
+            )
+        )
     if os.environ.get(env):
         return os.environ[env]
     stored = secrets.get(kind, server.user, server.host)
     if stored:
         return stored
     if ask is not None:
-        return ask(f"{kind.upper()} password for {server.user}@{server.host}")
-    raise UsageError(
-        f"the {kind} password for {server.user} is needed: set ${env}"
-        + (f" or store it: pbem config set {kind}.password" if secrets.backend() else "")
-    )
+        return ask(
+            _("{kind} password for {user}@{host}").format(
+                kind=kind.upper(), user=server.user, host=server.host
+            )
+        )
+    if secrets.backend():
+        needed = N_(
+            "the {kind} password for {user} is needed: set ${env} or store it: "
+            "pbem config set {kind}.password"
+        )
+    else:
+        needed = N_("the {kind} password for {user} is needed: set ${env}")
+    raise UsageError(needed.format(kind=kind, user=server.user, env=env))
 
 
 def _fix(kind: str) -> str:
     """The command that takes a clear password out of the settings file."""
     if secrets.backend() is not None:
-        return "move it to the keychain with pbem config migrate-secrets"
+        return N_("move it to the keychain with pbem config migrate-secrets")
     env = PASSWORD_ENVS[kind]
-    return f"no keychain here: pbem config unset {kind}.password, then set ${env}"
+    return N_("no keychain here: pbem config unset {kind}.password, then set ${env}").format(
+        kind=kind, env=env
+    )
 
 
 def can_store_password(config: MailConfig, kind: Literal["smtp", "imap"]) -> Server:
@@ -272,11 +310,15 @@ def can_store_password(config: MailConfig, kind: Literal["smtp", "imap"]) -> Ser
     asked to type it): no account set yet, or no keychain."""
     server = config.smtp if kind == "smtp" else config.imap
     if not server.user or not server.host:
-        raise UsageError(f"set {kind}.host and {kind}.user first: the password is theirs")
+        raise UsageError(
+            N_("set {kind}.host and {kind}.user first: the password is theirs").format(kind=kind)
+        )
     if secrets.backend() is None:
         raise UsageError(
-            f"no keychain pbem can use on this system: set ${PASSWORD_ENVS[kind]} or let "
-            "pbem ask (a password is never stored in clear)"
+            N_(
+                "no keychain pbem can use on this system: set ${env} or let pbem ask "
+                "(a password is never stored in clear)"
+            ).format(env=PASSWORD_ENVS[kind])
         )
     return server
 
@@ -295,7 +337,11 @@ def migrate_secrets(config: MailConfig) -> list[str]:
         server = config.smtp if kind == "smtp" else config.imap
         if server.password:
             if secrets.backend() is None:
-                raise UsageError(f"{kind}.password is stored in clear: {_fix(kind)}")
+                raise UsageError(
+                    N_("{kind}.password is stored in clear: {fix}").format(
+                        kind=kind, fix=_fix(kind)
+                    )
+                )
             store_password(config, kind, server.password)
             server.password = ""
             moved.append(f"{kind}.password")
@@ -306,6 +352,8 @@ def check_plaintext(server: Server, kind: str) -> None:
     """A password never crosses the network unencrypted, except to this machine."""
     if server.security == "none" and server.user and server.host not in LOOPBACK:
         raise UsageError(
-            f"{kind}.security is 'none': will not send a password in clear to {server.host}; "
-            f"use starttls or tls"
+            N_(
+                "{kind}.security is 'none': will not send a password in clear to {host}; "
+                "use starttls or tls"
+            ).format(kind=kind, host=server.host)
         )

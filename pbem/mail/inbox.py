@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from email.policy import default
 from typing import Any
 
 from pbem.format.bundle import Request
 from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError, UsageError
-from pbem.format.words import plural
+from pbem.format.i18n import _, ngettext
 from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
 from pbem.mail.extract import find_games, message_key
-from pbem.mail.memory import Memory
+from pbem.mail.memory import Memory, mailed
 from pbem.store.bundles import Pending
 from pbem.store.chain import short_id
 from pbem.store.head import Imported
@@ -60,6 +62,11 @@ def import_message(store: Store, raw: bytes, where: str) -> MessageReport:
         _take(report, label, lambda g=game, w=label: store.import_game(g, w))
     for label, bundle in found.bundles:
         _take(report, label, lambda b=bundle, w=label: store.import_bundle(b, w))
+    if report.imported and not found.hostile:  # the others it was addressed to have it too
+        headers = BytesHeaderParser(policy=default).parsebytes(raw)
+        for imported in report.imported:
+            if imported.head.game == str(headers["X-Pbem-Game"] or ""):
+                mailed(store, headers, imported.head.position.count)
     return report
 
 
@@ -82,8 +89,10 @@ def _take(report: MessageReport, label: str, take: Callable[[], Imported | Pendi
 
 def _updated(imported: Imported) -> str:
     if imported.new_steps:
-        return plural(len(imported.new_steps), "new step")
-    return plural(imported.envelopes_added, "new envelope")
+        n = len(imported.new_steps)
+        return ngettext("{n} new step", "{n} new steps", n).format(n=n)
+    n = imported.envelopes_added
+    return ngettext("{n} new envelope", "{n} new envelopes", n).format(n=n)
 
 
 def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any], str]:
@@ -102,26 +111,35 @@ def describe(imported: Imported, me: IdentityCard | None) -> tuple[dict[str, Any
         "your_move": mine,
         "over": replay.result is not None,
     }
-    what = {
-        "new": f"new game, at step {replay.count}",
-        "updated": _updated(imported),
-        "merged": f"merged {plural(imported.envelopes_added, 'envelope')}",
-        "duplicate": "nothing new (seen before)",
-        "behind": f"an older copy ({plural(imported.behind, 'step')} behind yours): nothing new",
-    }[imported.status]
-    if imported.status == "merged" and imported.new_steps:
-        what += f", {plural(len(imported.new_steps), 'step')} completed"
-    if replay.result is not None:
-        tail = "the game is over"
-    elif replay.interrupt is not None:  # a call or a handover: whose signature is due
-        tail = "; ".join(
-            ["awaiting " + describe_awaiting(replay), *signature_due(replay, me, short)]
-        )
-    elif mine and needs_decision(replay):
-        tail = f"your decision is awaited: pbem moves {short}"
-    elif mine:
-        tail = f"your automatic step is due: pbem watch, or pbem play {short}"
+    added, behind = imported.envelopes_added, imported.behind
+    if imported.status == "new":
+        what = _("new game, at step {step}").format(step=replay.count)
+    elif imported.status == "updated":
+        what = _updated(imported)
+    elif imported.status == "merged":
+        what = ngettext("merged {n} envelope", "merged {n} envelopes", added).format(n=added)
+    elif imported.status == "duplicate":
+        what = _("nothing new (seen before)")
     else:
-        tail = "awaiting " + ", ".join(replay.names[s] for s in replay.remaining())
+        what = ngettext(
+            "an older copy ({n} step behind yours): nothing new",
+            "an older copy ({n} steps behind yours): nothing new",
+            behind,
+        ).format(n=behind)
+    if imported.status == "merged" and imported.new_steps:
+        n = len(imported.new_steps)
+        what += ngettext(", {n} step completed", ", {n} steps completed", n).format(n=n)
+    if replay.result is not None:
+        tail = _("the game is over")
+    elif replay.interrupt is not None:  # a call or a handover: whose signature is due
+        awaiting = _("awaiting {who}").format(who=describe_awaiting(replay))
+        tail = "; ".join([awaiting, *signature_due(replay, me, short)])
+    elif mine and needs_decision(replay):
+        tail = _("your decision is awaited: pbem moves {game}").format(game=short)
+    elif mine:
+        tail = _("your automatic step is due: pbem watch, or pbem play {game}").format(game=short)
+    else:
+        who = ", ".join(replay.names[s] for s in replay.remaining())
+        tail = _("awaiting {who}").format(who=who)
     line = f"{replay.rules.id} {short}: {what}; {tail}"
     return entry, line

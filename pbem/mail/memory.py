@@ -7,11 +7,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.policy import default
+from email.utils import getaddresses
 
+from pbem.store.sent import mark_mailed
 from pbem.store.store import Store
+
+#: The header of a game mail that says where the next message to its recipients starts
+#: (``pbem.mail.compose``): the index after the last step it carries complete.
+NEXT_HEADER = "X-Pbem-Next"
 
 
 @dataclass
@@ -90,11 +96,14 @@ class Memory:
             )
 
     def queue(self, message: EmailMessage) -> None:
+        """Keep ``message`` until a server takes it; what it carries of a game counts as
+        mailed to its recipients from now on (``mailed``), in the same transaction."""
         with self.store.writing():
             self.store.db.execute(
                 "INSERT INTO outbox (queued, message, sent) VALUES (?, ?, NULL)",
                 (int(time.time()), message.as_bytes()),
             )
+            mailed(self.store, message)
 
     def outbox(self) -> list[tuple[int, bytes]]:
         """Mail waiting to be sent, oldest first."""
@@ -124,3 +133,18 @@ class Memory:
             self.store.db.execute(
                 "UPDATE outbox SET sent = ? WHERE id = ?", (int(time.time()), message_id)
             )
+
+
+def mailed(store: Store, message: Message, most: int | None = None) -> None:
+    """Mark what a game mail carries (up to ``X-Pbem-Next`` of ``X-Pbem-Game``, at most
+    ``most``) as mailed to the players it is addressed to (``pbem.store.sent.mark_mailed``):
+    a message queued in the outbox or written for the player's own mail client, and a
+    message received (it went to the others it names too: this home need not mail them
+    those steps again; a claim that was not true costs a step request)."""
+    game, after = str(message["X-Pbem-Game"] or ""), str(message[NEXT_HEADER] or "")
+    if not game or not after.isdigit() or game not in store.ids():
+        return
+    to = {addr.lower() for _, addr in getaddresses([str(message[h] or "") for h in ("To", "Cc")])}
+    pos = store.head(game).position
+    cards = [c for c in [*pos.cards, *pos.genesis.escrow.referees] if c.email.lower() in to]
+    mark_mailed(store, game, cards, min(int(after), pos.count if most is None else most))

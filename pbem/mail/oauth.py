@@ -16,6 +16,7 @@ import subprocess
 from typing import Literal
 
 from pbem.format.errors import UsageError
+from pbem.format.i18n import N_
 from pbem.mail.config import Server
 
 #: A token command that does not answer in this many seconds failed (it may wait for a
@@ -53,7 +54,9 @@ def run_command(command: str, key: str) -> str:
     """What ``command`` prints, stripped; a ``TokenError`` naming ``key`` if it fails."""
     if not command.strip():
         raise TokenError(
-            f"{key} is not set: pbem config set {key} 'COMMAND' (see pbem config --help)"
+            N_("{key} is not set: pbem config set {key} 'COMMAND' (see pbem config --help)").format(
+                key=key
+            )
         )
     try:
         done = subprocess.run(
@@ -64,15 +67,24 @@ def run_command(command: str, key: str) -> str:
             check=False,
         )
     except subprocess.TimeoutExpired:
-        raise TokenError(f"{key} did not answer within {COMMAND_TIMEOUT} s") from None
+        raise TokenError(
+            N_("{key} did not answer within {seconds} s").format(key=key, seconds=COMMAND_TIMEOUT)
+        ) from None
     except (OSError, ValueError) as exc:
-        why = getattr(exc, "strerror", None) or "cannot be run"
-        raise TokenError(f"{key} cannot be run: {why}") from None
+        why = getattr(exc, "strerror", None) or N_("cannot be run")
+        raise TokenError(N_("{key} cannot be run: {why}").format(key=key, why=why)) from None
     if done.returncode:
-        raise TokenError(f"{key} failed (exit status {done.returncode}); run it by hand to see why")
+        raise TokenError(
+            N_("{key} failed (exit status {status}); run it by hand to see why").format(
+                key=key, status=done.returncode
+            )
+        )
     token = done.stdout.decode(errors="replace").strip()
     if not token or any(c.isspace() or ord(c) < 32 for c in token):
-        raise TokenError(f"{key} printed no access token (one line, without spaces, expected)")
+        raise TokenError(
+            N_("{key} printed no access token (one line, without spaces, expected)").format(key=key)
+        )
+
     return token
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 
 from pbem.format.errors import PbemError
+from pbem.format.i18n import N_, _
 from pbem.mail import transport
 from pbem.mail.config import Smtp
 from pbem.mail.extract import parse_message
@@ -40,15 +41,18 @@ class Flushed:
         if self.failed is None:  # the home's robot sent it meanwhile, from the same outbox
             return transport.addresses(message)
         raise transport.MailError(
-            f"{self.failed}; kept in the outbox ({self.waiting} waiting): pbem send or "
-            "pbem watch sends it later"
+            N_(
+                "{why}; kept in the outbox ({n} waiting): pbem send or pbem watch sends it later"
+            ).format(why=self.failed, n=self.waiting)
         ) from self.failed
 
     def lines(self, but: EmailMessage | None = None) -> list[str]:
         """One line per message sent (``but`` that one: the caller says it its way)."""
         return [
-            f"sent {' '.join(str(m['Subject']).split())!r} to {m['To']}"
-            for m, _ in self.sent
+            _("sent {subject!r} to {to}").format(
+                subject=" ".join(str(m["Subject"]).split()), to=m["To"]
+            )
+            for m, _to in self.sent
             if but is None or m["Message-ID"] != but["Message-ID"]
         ]
 

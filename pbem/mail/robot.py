@@ -43,7 +43,7 @@ from pbem.crypto.keys import Identity
 from pbem.format.bundle import Request
 from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError
-from pbem.format.words import plural
+from pbem.format.i18n import _, ngettext
 from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_due, waits_for
 from pbem.ledger.deadlines import due, waiting
 from pbem.mail import outbox, transport
@@ -207,8 +207,9 @@ class Robot:
                 self._queue(self._message(imported.head.game, reader))
         for pending in result.pending:
             report.lines.append(
-                f"game {short_id(pending.game)}: steps from step {pending.index + 1} kept until "
-                "the steps before them arrive"
+                _(
+                    "game {game}: steps from step {step} kept until the steps before them arrive"
+                ).format(game=short_id(pending.game), step=pending.index + 1)
             )
             if pending.request is not None:
                 self._queue(self._ask(pending.request, result.sender))
@@ -260,8 +261,9 @@ class Robot:
             if me is None or not asking or head.position.count <= request.index:
                 return None
             report.lines.append(
-                f"game {short_id(request.game)}: {asking[0].name} asked for the steps after "
-                f"step {request.index}: sent"
+                _("game {game}: {name} asked for the steps after step {step}: sent").format(
+                    game=short_id(request.game), name=asking[0].name, step=request.index
+                )
             )
             return answer_for(head, request, me.card, self.config.smtp, asking[0])
 
@@ -296,7 +298,7 @@ class Robot:
         not of this home, and what each identity must be told."""
         actors = [a for a in self.actors if _takes_part(self.store.head(game), a)]
         senders: list[Actor] = []
-        for _ in range(MOST_ROUNDS):
+        for _round in range(MOST_ROUNDS):
             moved = False
             for actor in actors:
                 if self._automatic(game, actor, report) + len(self._bot_plays(game, actor, report)):
@@ -323,9 +325,9 @@ class Robot:
                 head = self.store.save(head, "made by pbem watch")
         if made:
             pos = head.position
+            said = ngettext("made {n} automatic step", "made {n} automatic steps", made)
             report.lines.append(
-                f"{pos.rules.id} {short_id(game)}: {self._who(actor)}made "
-                f"{plural(made, 'automatic step')}"
+                f"{pos.rules.id} {short_id(game)}: {self._who(actor)}{said.format(n=made)}"
             )
         return made
 
@@ -342,8 +344,13 @@ class Robot:
             for move in actor.bot.play(self.store, game):
                 played.append(move)
                 report.lines.append(
-                    f"bot {actor.bot.spec} played {move} for {actor.card.name} in {ruleset} "
-                    f"game {short_id(game)}"
+                    _("bot {bot} played {move} for {name} in {ruleset} game {game}").format(
+                        bot=actor.bot.spec,
+                        move=move,
+                        name=actor.card.name,
+                        ruleset=ruleset,
+                        game=short_id(game),
+                    )
                 )
         except PbemError as exc:
             report.problems.append(f"game {short_id(game)}: bot {actor.bot.spec}: {exc}")
@@ -415,8 +422,12 @@ class Robot:
         late = " ".join(pos.names[s] for s in pos.remaining())
         short = short_id(head.game)
         report.lines.append(
-            f"{pos.rules.id} {short}: {late} past the deadline: {self._who(actor)}you may call: "
-            f"pbem call {short} {late}{self._as(actor)}"
+            f"{pos.rules.id} {short}: "
+            + _("{late} past the deadline: {who}you may call: {command}").format(
+                late=late,
+                who=self._who(actor),
+                command=f"pbem call {short} {late}{self._as(actor)}",
+            )
         )
         text = waiting(pos, utc_now())
         with self.store.reading():
@@ -433,7 +444,11 @@ class Robot:
         short = short_id(head.game)
         name = actor.card.name
         told = (
-            "; ".join(what) if what else f"your decision is awaited: pbem moves {short} --as {name}"
+            "; ".join(what)
+            if what
+            else _("your decision is awaited: {command}").format(
+                command=f"pbem moves {short} --as {name}"
+            )
         )
         report.lines.append(f"{pos.rules.id} {short}: {name}: {told}")
         if not self.config.notify:
@@ -444,10 +459,12 @@ class Robot:
                 shlex.split(self.config.notify), env=env, timeout=NOTIFY_TIMEOUT, check=False
             )
         except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
-            report.problems.append(f"notify command failed: {exc}")
+            report.problems.append(_("notify command failed: {why}").format(why=exc))
             return
         if done.returncode:
-            report.problems.append(f"notify command exited with {done.returncode}")
+            report.problems.append(
+                _("notify command exited with {code}").format(code=done.returncode)
+            )
 
     # ----- sending ---------------------------------------------------------------------------
 
@@ -476,7 +493,9 @@ class Robot:
         done = outbox.flush(self.memory, self.config.smtp, self._smtp_password)
         report.lines += done.lines()
         if done.failed is not None:
-            report.problems.append(f"{done.failed} (kept in the outbox, retried next pass)")
+            report.problems.append(
+                _("{why} (kept in the outbox, retried next pass)").format(why=done.failed)
+            )
             report.server_failed = True
 
 

@@ -15,6 +15,7 @@ import os
 from typing import Any
 
 from pbem.format.errors import UsageError
+from pbem.format.i18n import N_
 
 SERVICE = "pbem"
 
@@ -62,14 +63,19 @@ def put(kind: str, user: str, host: str, password: str) -> str:
     if found is None:
         env = f"PBEM_{kind.upper()}_PASSWORD"
         raise UsageError(
-            f"no keychain pbem can use on this system: set ${env} or let pbem ask "
-            "(a password is never stored in clear)"
+            N_(
+                "no keychain pbem can use on this system: set ${env} or let pbem ask "
+                "(a password is never stored in clear)"
+            ).format(env=env)
         )
     try:
         found.set_password(SERVICE, account(kind, user, host), password)
     except Exception as exc:  # (any backend's own error: said in one line)
         why = " ".join(str(exc).split()) or type(exc).__name__
-        raise UsageError(f"the keychain refused the {kind} password: {why}") from None
+        raise UsageError(
+            N_("the keychain refused the {kind} password: {why}").format(kind=kind, why=why)
+        ) from None
+
     return type(found).__name__
 
 

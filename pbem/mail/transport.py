@@ -25,6 +25,7 @@ from imapclient.exceptions import IMAPClientError, LoginError
 
 from pbem import __version__
 from pbem.format.errors import UsageError
+from pbem.format.i18n import N_
 from pbem.mail.config import Imap, Server, Smtp, check_plaintext, port, require_host
 from pbem.mail.oauth import TOKENS, Kind, TokenError, initial_response
 
@@ -41,11 +42,13 @@ def reason(exc: BaseException) -> str:
     if isinstance(exc, smtplib.SMTPResponseException):
         return f"{exc.smtp_code} {exc.smtp_error.decode(errors='replace')}"
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        return "every recipient was refused: " + ", ".join(exc.recipients)
+        return N_("every recipient was refused: {recipients}").format(
+            recipients=", ".join(exc.recipients)
+        )
     if isinstance(exc, TimeoutError):
-        return "timed out"
+        return N_("timed out")
     if isinstance(exc, ssl.SSLError):
-        return f"TLS failed ({exc.reason or exc})"
+        return N_("TLS failed ({why})").format(why=exc.reason or exc)
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     text = " ".join(str(exc).split())
@@ -58,24 +61,32 @@ def tls_context(server: Server) -> ssl.SSLContext:
     try:
         return ssl.create_default_context(cafile=server.ca_file or None)
     except OSError as exc:
-        raise MailError(f"cannot read ca_file {server.ca_file}: {exc.strerror}") from exc
+        raise MailError(
+            N_("cannot read ca_file {path}: {why}").format(path=server.ca_file, why=exc.strerror)
+        ) from exc
 
 
 def send(server: Smtp, password: str | None, message: EmailMessage) -> list[str]:
     """Send ``message``; returns the recipients it went to. Raises ``MailError``."""
     require_host(server, "smtp")
     check_plaintext(server, "smtp")
-    where = f"SMTP server {server.host}:{port(server, 'smtp')}"
+    where = N_("SMTP server {host}:{port}").format(host=server.host, port=port(server, "smtp"))
     try:
         with smtp_open(server) as smtp:
             smtp_login(smtp, server, password)
             # Each address once: seats of one home may share the home's address.
             refused = smtp.send_message(message, to_addrs=addresses(message))
     except NETWORK_ERRORS as exc:
-        raise MailError(f"{where}: {reason(exc)}; nothing was sent") from exc
+        raise MailError(
+            N_("{server}: {why}; nothing was sent").format(server=where, why=reason(exc))
+        ) from exc
     sent = [a for a in addresses(message) if a not in refused]
     if refused:
-        raise MailError(f"{where} refused {', '.join(refused)}; sent to {', '.join(sent)}")
+        raise MailError(
+            N_("{server} refused {refused}; sent to {sent}").format(
+                server=where, refused=", ".join(refused), sent=", ".join(sent)
+            )
+        )
     return sent
 
 
@@ -197,7 +208,8 @@ class Mailbox:
         require_host(server, "imap")
         check_plaintext(server, "imap")
         self.server = server
-        self.where = f"IMAP server {server.host}:{port(server, 'imap')}"
+        #: Where the IMAP server is, as its errors say it.
+        self.at = {"host": server.host, "port": port(server, "imap")}
         self._password = password
         self._imap: IMAPClient | None = None
         self.uidvalidity = 0
@@ -214,14 +226,20 @@ class Mailbox:
                 folder = self._imap.select_folder(s.mailbox, readonly=True)
             except IMAPClientError as exc:  # the server's words, without the library's
                 why = reason(exc).removeprefix("select failed: ")
-                raise MailError(f"{self.where}: cannot open mailbox {s.mailbox!r}: {why}") from exc
+                raise MailError(
+                    N_("IMAP server {host}:{port}: cannot open mailbox {mailbox!r}: {why}").format(
+                        **self.at, mailbox=s.mailbox, why=why
+                    )
+                ) from exc
             self.uidvalidity = int(folder.get(b"UIDVALIDITY", 0))
         except MailError:
             self.__exit__(None, None, None)
             raise
         except NETWORK_ERRORS as exc:
             self.__exit__(None, None, None)
-            raise MailError(f"{self.where}: {reason(exc)}") from exc
+            raise MailError(
+                N_("IMAP server {host}:{port}: {why}").format(**self.at, why=reason(exc))
+            ) from exc
         return self
 
     def __exit__(
@@ -245,7 +263,11 @@ class Mailbox:
         data = self._command("UID FETCH", lambda imap: imap.fetch([uid], ["BODY.PEEK[]"]))
         body = data.get(uid, {}).get(b"BODY[]")
         if not isinstance(body, bytes):
-            raise MailError(f"{self.where}: message UID {uid} has gone")
+            raise MailError(
+                N_("IMAP server {host}:{port}: message UID {uid} has gone").format(
+                    **self.at, uid=uid
+                )
+            )
         return body
 
     def _command(self, name: str, run: Callable[[IMAPClient], Any]) -> Any:
@@ -253,7 +275,11 @@ class Mailbox:
         try:
             return run(self._imap)
         except NETWORK_ERRORS as exc:
-            raise MailError(f"{self.where}: {name} failed: {reason(exc)}") from exc
+            raise MailError(
+                N_("IMAP server {host}:{port}: {command} failed: {why}").format(
+                    **self.at, command=name, why=reason(exc)
+                )
+            ) from exc
 
 
 def mailbox_key(s: Imap) -> str:

@@ -17,7 +17,8 @@ from pbem.ledger.awaiting import describe_awaiting
 from pbem.ledger.interruptions import answer_voids_call
 from pbem.ledger.position import Position
 from pbem.ledger.terms import CHOICES
-from pbem.play.author import act, automatic
+from pbem.play.author import act, automatic, private_knowledge
+from pbem.play.naming import read_move
 from pbem.play.rescue import signer_of
 from pbem.play.signer import seat_of
 from pbem.ruleset.rules import RulesError
@@ -115,7 +116,7 @@ def play_moves(
                 left = moves[k:]
                 break
             try:
-                parsed = pos.rules.parse_action(pos.state, seat, move)
+                parsed = read_move(pos.rules, pos.state, seat, move, _known(pos, me))
             except RulesError as exc:
                 raise Rejected(f"{shown(move)}: {exc}", **_at(pos, seat)) from exc
             notes = [note.signed_form(pos, seat)] if note is not None and not done else []
@@ -134,6 +135,11 @@ def play_moves(
         head = store.save(head, source)
         mark_signed(store, game, me.card, head.position)  # "signed, not sent" till mailed
     return Played(head, done, left, made)
+
+
+def _known(pos: Position, me: Identity) -> Callable[[], dict[str, str]]:
+    """What the seat alone knows, opened when a typed name needs it (``read_move``)."""
+    return lambda: private_knowledge(pos, me) if pos.table.private else {}
 
 
 def _as_referee(store: Store, head: Head, me: Identity, moves: list[str], source: str) -> Played:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.format.i18n import N_
 from pbem.format.limits import check_digits
 from pbem.ruleset.rules import OptionHelp, RulesError, Ruleset
 
@@ -41,18 +42,31 @@ def check_options(rules: Ruleset, raw: Mapping[str, str]) -> None:
         option = documented.get(name)
         if option is None:
             known = ", ".join(documented)
-            raise RulesError(f"{rules.id} has no option {name!r} (its options: {known})")
+            raise RulesError(
+                N_("{id} has no option {name!r} (its options: {known})").format(
+                    id=rules.id, name=name, known=known
+                )
+            )
         values = allowed(option)
         if isinstance(values, list) and value not in values:
             raise RulesError(
-                f"option {name} takes {' or '.join(values)}, not {_shown(value)} ({option.help})"
+                N_("option {name} takes {values}, not {value} ({help})").format(
+                    name=name, values=" or ".join(values), value=_shown(value), help=option.help
+                )
             )
         if isinstance(values, range) and not (
             value.isascii() and value.isdigit() and int(value) in values
         ):
             raise RulesError(
-                f"option {name} takes a whole number from {values.start} to "
-                f"{values.stop - 1}, not {_shown(value)} ({option.help})"
+                N_(
+                    "option {name} takes a whole number from {low} to {high}, not {value} ({help})"
+                ).format(
+                    name=name,
+                    low=values.start,
+                    high=values.stop - 1,
+                    value=_shown(value),
+                    help=option.help,
+                )
             )
 
 

@@ -14,6 +14,7 @@ from functools import cache
 from importlib.metadata import entry_points
 
 from pbem.format.errors import Rejected, UsageError
+from pbem.format.i18n import N_
 from pbem.ruleset.rules import Ruleset
 
 GROUP = "pbem.rulesets"
@@ -24,9 +25,11 @@ def _load(target: str) -> type[Ruleset]:
     try:
         cls = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
-        raise UsageError(f"cannot load ruleset {target!r}: {exc}") from exc
+        raise UsageError(
+            N_("cannot load ruleset {target!r}: {exc}").format(target=target, exc=exc)
+        ) from exc
     if not (isinstance(cls, type) and issubclass(cls, Ruleset)):
-        raise UsageError(f"{target!r} is not a pbem Ruleset")
+        raise UsageError(N_("{target!r} is not a pbem Ruleset").format(target=target))
     return cls
 
 
@@ -57,5 +60,9 @@ def get(ruleset_id: str) -> Ruleset:
     targets = available()
     if ruleset_id not in targets:
         known = ", ".join(sorted(targets)) or "none"
-        raise Rejected(f"unknown ruleset {ruleset_id!r} (installed: {known})")
+        raise Rejected(
+            N_("unknown ruleset {ruleset_id!r} (installed: {known})").format(
+                ruleset_id=ruleset_id, known=known
+            )
+        )
     return instance(targets[ruleset_id])

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from pbem.crypto.randomness import Rng
 from pbem.format.canonical import MAX_SAFE_INTEGER, canonical, fast_encoding
+from pbem.format.i18n import N_
 from pbem.ruleset.knowledge import Knowledge
 from pbem.ruleset.rulebook import Rulebook, Topic, load
 
@@ -35,9 +36,13 @@ def number(word: str) -> int:
     """A whole number typed in an action's notation: ASCII digits only, and small enough
     to be exact in the file format (a 5,000-digit number is an error, not a crash)."""
     if not (word.isascii() and word.isdigit()):
-        raise RulesError(f"expected a whole number, not {word[:20]!r}")
+        raise RulesError(N_("expected a whole number, not {word!r}").format(word=word[:20]))
     if len(word) > len(str(MAX_SAFE_INTEGER)) or int(word) > MAX_SAFE_INTEGER:
-        raise RulesError(f"the number {word[:12]}… ({len(word)} digits) is out of range")
+        raise RulesError(
+            N_("the number {start}… ({digits} digits) is out of range").format(
+                start=word[:12], digits=len(word)
+            )
+        )
     return int(word)
 
 
@@ -192,7 +197,11 @@ class Ruleset(ABC):
         """Turn ``--option K=V`` strings into the normalized JSON options stored in genesis.
         Unknown keys or bad values raise ``RulesError``. Default: no options."""
         if raw:
-            raise RulesError(f"{self.id} takes no options (got {', '.join(sorted(raw))})")
+            raise RulesError(
+                N_("{id} takes no options (got {options})").format(
+                    id=self.id, options=", ".join(sorted(raw))
+                )
+            )
         return {}
 
     options_model: ClassVar[type[BaseModel] | None] = None
@@ -206,7 +215,7 @@ class Ruleset(ABC):
         model = self.options_model
         if model is None:
             if options:
-                raise RulesError(f"{self.id} takes no options")
+                raise RulesError(N_("{id} takes no options").format(id=self.id))
             return
         try:
             parsed = model.model_validate(dict(options), strict=True)
@@ -215,7 +224,7 @@ class Ruleset(ABC):
             where = "".join(f"{p}: " for p in error["loc"][:1])
             raise RulesError(f"{where}{error['msg'].removeprefix('Value error, ')}") from None
         if canonical(parsed.model_dump(mode="json", exclude_none=True)) != canonical(dict(options)):
-            raise RulesError("not in the normal form pbem new writes (a default left out)")
+            raise RulesError(N_("not in the normal form pbem new writes (a default left out)"))
 
     @abstractmethod
     def setup(self, options: Mapping[str, Any], seats: int) -> BaseModel:
@@ -313,6 +322,17 @@ class Ruleset(ABC):
     def format_action(self, state: BaseModel, seat: int, action: Any) -> str:
         """The notation of ``action``: ``parse_action`` of it gives it back."""
 
+    def name_action(
+        self, state: BaseModel, seat: int, action: Any, known: Mapping[str, str]
+    ) -> str:
+        """``action`` as its player reads it: the notation with names where it has ids
+        (a card in hand by what it shows, a token by where it lies), drawing on what
+        ``seat`` alone knows (``known``, as for ``check_private``). ``pbem moves`` and the
+        page show it, and the player may type it: ``pbem.play.naming`` turns it back into
+        the listed move it names, whose notation (with the ids) is what is signed. Default:
+        the notation, which has no ids to name."""
+        return self.format_action(state, seat, action)
+
     def summary(self, state: BaseModel, seat: int, action: Any, names: list[str]) -> str:
         """One line for logs and mail subjects; ``state`` is the state before the action."""
         return f"{names[seat]}: {self.format_action(state, seat, action)}"
@@ -405,12 +425,18 @@ class Ruleset(ABC):
         name, colon, parameter = spec.partition(":")
         known = self.bots()
         if name not in known:
-            raise RulesError(f"unknown bot {name!r} for {self.id} (known: {', '.join(known)})")
+            raise RulesError(
+                N_("unknown bot {name!r} for {id} (known: {known})").format(
+                    name=name, id=self.id, known=", ".join(known)
+                )
+            )
         if not colon:
             return known[name]
         tuned = getattr(known[name], "tuned", None)
         if tuned is None:
-            raise RulesError(f"bot {name!r} takes no parameter (got {spec!r})")
+            raise RulesError(
+                N_("bot {name!r} takes no parameter (got {spec!r})").format(name=name, spec=spec)
+            )
         bot: Bot = tuned(parameter)
         return bot
 
@@ -448,7 +474,7 @@ class Ruleset(ABC):
         dumped = fast_encoding(self.dump_action(action))  # injective: equal bytes, equal values
         if not dumped or dumped != fast_encoding(data):
             raise RulesError(
-                "the action does not re-encode as signed (a default or a coerced type)"
+                N_("the action does not re-encode as signed (a default or a coerced type)")
             )
         return action
 

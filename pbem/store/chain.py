@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.format.gamefile import Batch, Entry, GameFile, step_hash
+from pbem.format.i18n import N_
 from pbem.format.words import plural
 from pbem.ledger.audit import Comparison
 from pbem.ledger.position import Position
@@ -50,7 +51,11 @@ class Chain:
         for index, (hash_, items, _, idx) in enumerate(rows):
             shape = isinstance(hash_, bytes) and len(hash_) == DIGEST and isinstance(items, bytes)
             if not shape or idx != index or not items or len(items) % DIGEST:
-                raise damaged(f"step {index + 1} of game {short_id(game)} is not a step row")
+                raise damaged(
+                    N_("step {number} of game {short_id} is not a step row").format(
+                        number=index + 1, short_id=short_id(game)
+                    )
+                )
         return cls(
             [r[0] for r in rows],
             [split(r[1]) for r in rows],

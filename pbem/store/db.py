@@ -22,6 +22,7 @@ from pbem.crypto.keyring import default_home
 from pbem.format import gamefile
 from pbem.format.errors import Rejected, Unreadable, UsageError
 from pbem.format.gamefile import S
+from pbem.format.i18n import N_
 from pbem.ledger.terms import Record
 
 FILE_NAME = "store.sqlite"
@@ -176,8 +177,10 @@ class Damaged(Unreadable):
 def damaged(reason: object, home: Path | None = None) -> Damaged:
     path = store_path(home if home is not None else default_home())
     return Damaged(
-        f"{path}: the store is damaged ({reason}); it was left as it is (move it away and "
-        "receive or open your game files again to start afresh)"
+        N_(
+            "{path}: the store is damaged ({reason}); it was left as it is (move it away and "
+            "receive or open your game files again to start afresh)"
+        ).format(path=path, reason=reason)
     )
 
 
@@ -193,11 +196,11 @@ def unpack(blob: bytes) -> bytes:
     """The canonical bytes ``pack`` kept. A canonical item is a JSON object, so it starts
     with ``{``; a zlib stream never does (its first byte is 0x78 here)."""
     if not isinstance(blob, bytes):
-        raise damaged(f"an item of type {type(blob).__name__}")
+        raise damaged(N_("an item of type {kind}").format(kind=type(blob).__name__))
     try:
         return blob if blob[:1] == b"{" else zlib.decompress(blob)
     except zlib.error as exc:
-        raise damaged(f"an item does not unpack: {exc}") from None
+        raise damaged(N_("an item does not unpack: {exc}").format(exc=exc)) from None
 
 
 def store_path(home: Path) -> Path:
@@ -205,7 +208,11 @@ def store_path(home: Path) -> Path:
 
 
 def _refuse(path: Path, why: str) -> UsageError:
-    return UsageError(f"{path}: {why}; it was left as it is (move it away to start afresh)")
+    return UsageError(
+        N_("{path}: {why}; it was left as it is (move it away to start afresh)").format(
+            path=path, why=why
+        )
+    )
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -257,7 +264,7 @@ def _text(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise damaged("a text that is not UTF-8") from None
+        raise damaged(N_("a text that is not UTF-8")) from None
 
 
 def _upgrade(db: sqlite3.Connection, version: int) -> None:
@@ -278,7 +285,11 @@ def _create(path: Path) -> None:
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"cannot create {path.parent}: {exc.strerror}") from None
+        raise UsageError(
+            N_("cannot create {parent}: {strerror}").format(
+                parent=path.parent, strerror=exc.strerror
+            )
+        ) from None
     tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
@@ -325,7 +336,9 @@ def read_stored(model: type[S], data: bytes, home: Path) -> S:
     try:
         return gamefile.load_stored(model, data)
     except (ValueError, Rejected, TypeError, AttributeError) as exc:
-        raise damaged(f"a stored {model.__name__.lower()} does not read", home) from exc
+        raise damaged(
+            N_("a stored {lower} does not read").format(lower=model.__name__.lower()), home
+        ) from exc
 
 
 def record_text(record: Record) -> str:

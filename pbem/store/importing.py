@@ -16,6 +16,7 @@ from pbem.format import gamefile
 from pbem.format.canonical import canonical
 from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, Envelope, GameFile
+from pbem.format.i18n import N_
 from pbem.ledger.audit import Comparison, compare, proof_text
 from pbem.ledger.interruptions import INTERRUPTIONS
 from pbem.ledger.position import Position
@@ -156,7 +157,7 @@ def void_open_call(store: Store, gid: str) -> None:
     last = len(chain.hashes) - 1
     first = store._item(chain.items[last][0]) if last >= 0 else None
     if not isinstance(first, Envelope) or first.decision != "call":
-        raise Rejected("the store's last step is not an open call")  # a bug of the caller
+        raise Rejected(N_("the store's last step is not an open call"))  # a bug of the caller
     _drop(store, gid, last)
 
 
@@ -252,7 +253,9 @@ def _merge(
             pos.add_envelope(env)
         if len(game.steps) > k + 1:  # the copy's step k, as it is, then what follows
             if not set(mine) <= {e.seat for e in step.envelopes}:
-                raise Rejected(f"step {k + 1} differs from the stored one (fork)")
+                raise Rejected(
+                    N_("step {number} differs from the stored one (fork)").format(number=k + 1)
+                )
             for later in game.steps[k + 1 :]:
                 pos.add(later)
         if set(mine) <= {e.seat for e in step.envelopes} or pos.batch is not None:

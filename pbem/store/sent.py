@@ -25,7 +25,7 @@ from pbem.ledger.position import Position
 from pbem.store.head import Head
 from pbem.store.store import Store
 
-SIGNED, SENT = "signed:", "sent:"
+SIGNED, SENT, MAILED = "signed:", "sent:", "mailed:"
 
 
 def _seat(position: Position, me: IdentityCard | None) -> int | None:
@@ -98,3 +98,32 @@ def unsent(store: Store, game: str, me: IdentityCard | None, read: Head | None =
         others = [s for s in range(len(pos.cards)) if s != seat]
         after = store.acknowledged(game, others).values()
         return not any(i is not None and 2 * i + 2 > signed for i in after)
+
+
+def _mailed_key(game: str, card: IdentityCard) -> str:
+    return f"{MAILED}{game}:{card.sign_key}"
+
+
+def mark_mailed(store: Store, game: str, cards: list[IdentityCard], after: int) -> None:
+    """A message carrying ``game``'s steps before index ``after`` went to these players
+    (queued, or written for a mail client): the next one to them carries the steps from
+    ``after`` on (``pbem.mail.compose.carried``). Keyed by each player's key, so that a
+    seat handed to a substitute gets the whole file. A message lost on the way costs a
+    step request from the receiving store (the robot answers it) or the reminder at the
+    deadline, which carries everything from what the late seats acknowledged."""
+    if after <= 0:
+        return
+    with store.writing():
+        for card in cards:
+            key = _mailed_key(game, card)
+            if after > _read(store, key):
+                store.db.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(after))
+                )
+
+
+def mailed(store: Store, game: str, card: IdentityCard) -> int | None:
+    """The index of the first step no message from this home carried to ``card``'s
+    player yet (``mark_mailed``), or None when none carried any."""
+    index = _read(store, _mailed_key(game, card))
+    return index if index >= 0 else None

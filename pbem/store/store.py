@@ -31,7 +31,6 @@ from pbem.format import gamefile
 from pbem.format.bundle import Bundle
 from pbem.format.canonical import canonical
 from pbem.format.errors import InternalError, UsageError
-from pbem.format.files import write_new
 from pbem.format.gamefile import (
     Batch,
     Entry,
@@ -40,6 +39,7 @@ from pbem.format.gamefile import (
     Genesis,
     step_hash,
 )
+from pbem.format.i18n import N_
 from pbem.ledger.checkpoint import CheckpointError, restore, snapshot
 from pbem.ledger.position import Position
 from pbem.ledger.replay import Progress, Replay
@@ -59,6 +59,7 @@ from pbem.store.db import (
     unpack,
 )
 from pbem.store.head import Head, Imported
+from pbem.store.newfile import named_file, numbered_file
 
 if TYPE_CHECKING:
     from pbem.store.bundles import Pending
@@ -99,7 +100,7 @@ class Store:
         calls join the outer one; a write inside ``reading`` is a bug (a snapshot that
         other processes may have moved past cannot be written from)."""
         if self._mode == "read":
-            raise InternalError("the store was written while it was only being read")
+            raise InternalError(N_("the store was written while it was only being read"))
         with self._transaction("write"):
             yield self
 
@@ -148,23 +149,29 @@ class Store:
     def ids(self) -> list[str]:
         ids = [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY id")]
         if not all(isinstance(i, str) for i in ids):
-            raise damaged("a game id that is not text", self.home)
+            raise damaged(N_("a game id that is not text"), self.home)
         return ids
 
     def resolve(self, prefix: str) -> str:
         """The full id of the one stored game whose id starts with ``prefix``."""
         if not prefix or not prefix.replace("-", "").replace("_", "").isalnum():
-            raise UsageError(f"bad game id {prefix!r}")
+            raise UsageError(N_("bad game id {prefix!r}").format(prefix=prefix))
         matches = [g for g in self.ids() if g.startswith(prefix)]
         if len(matches) != 1:
             what = "no stored game" if not matches else f"{len(matches)} stored games"
-            raise UsageError(f"{what} with an id starting {prefix!r} (see: pbem games)")
+            raise UsageError(
+                N_("{what} with an id starting {prefix!r} (see: pbem games)").format(
+                    what=what, prefix=prefix
+                )
+            )
         return matches[0]
 
     def genesis(self, game: str) -> Genesis:
         row = self.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
         if row is None:
-            raise UsageError(f"game {short_id(game)} is not in the store")
+            raise UsageError(
+                N_("game {short_id} is not in the store").format(short_id=short_id(game))
+            )
         return read_stored(Genesis, row[0], self.home)
 
     def head(self, game: str, read: Head | None = None) -> Head:
@@ -248,7 +255,9 @@ class Store:
         ).fetchall()
         if len(rows) != n - start:
             raise InternalError(
-                f"game {short_id(game)}: a position of {n} steps has no step {n} in the store"
+                N_("game {short_id}: a position of {n} steps has no step {n} in the store").format(
+                    short_id=short_id(game), n=n
+                )
             )
         tail = [(row[0], split(row[1])) for row in rows]
         return tail[-1][0].hex(), tail, self._mark(game, position)
@@ -263,12 +272,12 @@ class Store:
     def _item(self, key: bytes) -> Any:
         row = self.db.execute("SELECT data FROM items WHERE hash = ?", (key,)).fetchone()
         if row is None:
-            raise damaged(f"item {key.hex()[:12]} is missing", self.home)
+            raise damaged(N_("item {item} is missing").format(item=key.hex()[:12]), self.home)
         data = unpack(row[0])
         try:
             value = json.loads(data)
         except ValueError:
-            raise damaged("a stored item is not JSON", self.home) from None
+            raise damaged(N_("a stored item is not JSON"), self.home) from None
         kind = value.get("kind") if isinstance(value, dict) else None
         return read_stored(Envelope if kind == "envelope" else Entry, data, self.home)
 
@@ -339,32 +348,24 @@ class Store:
     # ----- exporting -------------------------------------------------------------------------
 
     def export(self, game: str, folder: Path, stem: str, read: Head | None = None) -> Path:
-        """Write the head of ``game`` into ``folder`` as ``STEM.sNNNN.json`` (``-K`` added
-        while step NNNN is a batch with K envelopes): names sort in game order. A file of
-        that name with other content is never written over; ``~2``, ``~3``... are tried.
-        ``read``: the head as this process last read or made it (see ``head``)."""
+        """Write the head of ``game`` into ``folder`` as a new file named by step
+        (``pbem.store.newfile.numbered_file``); ``read``: the head as this process last
+        read or made it (see ``head``)."""
         with self.reading():
             head = self.head(game, read)
-            data = head.text().encode()
-        pos = head.position
-        name = f"{stem}.s{pos.count:04d}" + (f"-{len(pos.batch.envelopes)}" if pos.batch else "")
-        for n in range(1, 1000):
-            target = folder / (f"{name}.json" if n == 1 else f"{name}~{n}.json")
-            if (target.is_file() and target.read_bytes() == data) or write_new(target, data):
-                self._exported(game, target)
-                return target
-        raise UsageError(f"{folder}: too many files named {name}~N.json")
+            head.text()  # made and checked in this snapshot of the store
+        return numbered_file(self, head, folder, stem)
 
     def export_to(self, game: str, target: Path, read: Head | None = None) -> Path:
         """Write the head of ``game`` to ``target``, which must not exist (or hold it)."""
         with self.reading():
-            data = self.head(game, read).text().encode()
-        if not ((target.is_file() and target.read_bytes() == data) or write_new(target, data)):
-            raise UsageError(f"{target}: exists already; pbem never writes over a file")
-        self._exported(game, target)
-        return target
+            head = self.head(game, read)
+            head.text()  # made and checked in this snapshot of the store
+        return named_file(self, head, target)
 
-    def _exported(self, game: str, target: Path) -> None:
+    def exported(self, game: str, target: Path) -> None:
+        """``target`` now holds the game's newest version: remembered as its newest
+        export, and it carries everything signed here (``carried``)."""
         path = str(target.resolve())
         with self.writing():
             version = self.db.execute(
@@ -422,8 +423,10 @@ class Store:
                 self.register(head.position.genesis)
             if head.mark[0] != self._mark(head.game, head.position)[0]:
                 raise InternalError(
-                    f"game {short_id(head.game)}: another process moved the game on since it "
-                    "was read; nothing was kept"
+                    N_(
+                        "game {short_id}: another process moved the game on since it was "
+                        "read; nothing was kept"
+                    ).format(short_id=short_id(head.game))
                 )
             self._write(head.game, head.position, source)
             return Head(self, head.game, head.position)
@@ -514,8 +517,9 @@ class Store:
         rows = self._last_step(gid)
         if (rows[0] + 1 if rows else 0) != pos.count:
             raise InternalError(
-                f"game {short_id(gid)}: a checkpoint of {pos.count} steps for a chain of "
-                f"{rows[0] + 1 if rows else 0}"
+                N_("game {short_id}: a checkpoint of {count} steps for a chain of {value}").format(
+                    short_id=short_id(gid), count=pos.count, value=rows[0] + 1 if rows else 0
+                )
             )
         head = rows[1] if rows else b""
         self.db.execute(

@@ -15,6 +15,7 @@ from pbem.format.bundle import decode_bundle, encode_bundle
 from pbem.format.canonical import pretty
 from pbem.format.errors import InternalError
 from pbem.format.gamefile import FORMAT, CachedState
+from pbem.format.i18n import N_
 from pbem.store.chain import digest, short_id
 from pbem.store.db import damaged, unpack
 
@@ -57,8 +58,10 @@ def head_bundle(store: Store, head: Head, since: int) -> str:
     if len(steps) != len(mine) or not all(steps.matches(i, h) for i, h in enumerate(mine)):
         _changed_on_disk(store, head.game, steps, mine, stored - since)
         raise InternalError(
-            f"game {short_id(head.game)}: the steps about to be mailed are not what the "
-            "store verified; nothing was sent"
+            N_(
+                "game {short_id}: the steps about to be mailed are not what the "
+                "store verified; nothing was sent"
+            ).format(short_id=short_id(head.game))
         )
     return text
 
@@ -68,15 +71,21 @@ def _head_steps(store: Store, head: Head) -> tuple[bytes, list[Any], list[bytes]
     many of them come from the stored chain (the rest from the head itself)."""
     game, pos = head.game, head.position
     if head.mark[1:] != (pos.signatures, len(pos.taken)):
-        raise InternalError(f"game {short_id(game)}: a head was changed after it was read")
+        raise InternalError(
+            N_("game {short_id}: a head was changed after it was read").format(
+                short_id=short_id(game)
+            )
+        )
     start = pos.count - len(head.tail)
     with store.reading():
         genesis = store.db.execute("SELECT genesis FROM games WHERE id = ?", (game,)).fetchone()
         chain = store._chain(game)
         if len(chain.hashes) < start:
             raise InternalError(
-                f"game {short_id(game)}: the steps of the head read at {head.label} are no "
-                "longer in the store"
+                N_(
+                    "game {short_id}: the steps of the head read at {label} are no "
+                    "longer in the store"
+                ).format(short_id=short_id(game), label=head.label)
             )
         rows = [*chain.items[:start], *(items for _, items in head.tail)]
         values = _step_values(store, game, rows)
@@ -105,7 +114,11 @@ def _item_value(items: dict[bytes, bytes], key: bytes) -> Any:
     store keeps items by hash: anything else is a damaged store, not a bug)."""
     data = unpack(items[key]) if key in items else None
     if data is None or digest(data) != key:
-        raise damaged(f"item {key.hex()[:12]} is {'changed' if data else 'missing'}")
+        raise damaged(
+            (N_("item {item} is changed") if data else N_("item {item} is missing")).format(
+                item=key.hex()[:12]
+            )
+        )
     return json.loads(data)
 
 
@@ -124,8 +137,10 @@ def _check_export(
         _changed_on_disk(store, game, steps, hashes, stored)
     if not same or copy.state != cached or cached.steps != len(hashes):
         raise InternalError(
-            f"game {short_id(game)}: the file about to be written is not what the store "
-            "verified; nothing was written or sent"
+            N_(
+                "game {short_id}: the file about to be written is not what the store "
+                "verified; nothing was written or sent"
+            ).format(short_id=short_id(game))
         )
 
 

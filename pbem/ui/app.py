@@ -242,13 +242,17 @@ class Ui:
         return await _call(lambda: self._export(game))
 
     def _export(self, game: str) -> dict[str, Any]:
-        """The head as a new file, beside the newest export (else in the current folder),
-        named by step, never over an existing file: ``pbem export``."""
+        """The head as the game's working file, as ``pbem export`` writes it: over the
+        newest export (else ``RULESET-ID.json`` in the current folder) when the store holds
+        all of it, else as a new file beside it, named by step (always so with the setting
+        ``files numbered``)."""
+        numbered = mail_config.load(self.settings.home).files == "numbered"
         with self.store() as store:
             gid = store.resolve(game)
             newest = newest_export(store, gid)
             opened = Opened(store.head(gid), Path(newest) if newest else None, None)
-            return {"file": str(export_head(store, opened))}
+            written = export_head(store, opened, numbered=numbered)
+            return {"file": str(written.path), "kept": written.kept}
 
     async def send(self, request: Request) -> Response:
         asked = await _body(request, SendRequest)

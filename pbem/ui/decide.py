@@ -55,6 +55,8 @@ class Answer:
     goes_on: bool
     """Whether the turn goes on after the legal move clicked so far, which more clicks
     could still extend (a Knight's one step may be followed by the spreading)."""
+    names: dict[str, str]
+    """What the words clicked or to click are called, where they are ids."""
 
     def to_json(self) -> dict[str, Any]:
         j = self.judged
@@ -74,6 +76,7 @@ class Answer:
             "ready": self.ready,
             "board": self.board,
             "goes_on": self.goes_on,
+            "names": self.names,
         }
 
 
@@ -108,10 +111,11 @@ def decide(position: Position, seat: int, ask: Ask) -> Answer:
         private = Private(seat, {}, "", judged.sealed, "")
         board = draw_board(rules, position.genesis, state, private)
     buttons = [{"text": t, "title": picker.describe(t)} for t in picker.buttons()]
+    names = picker.names([*judged.next, *judged.picks])
     ready = [*queue, judged.text] if judged.status == "legal" else queue
     asked = getattr(rules.pending(state), "prompt", "")
     verbs = picker.verbs()
-    return Answer(judged, refused, asked, queue, verbs, buttons, ready, board, goes_on)
+    return Answer(judged, refused, asked, queue, verbs, buttons, ready, board, goes_on, names)
 
 
 def _goes_on(position: Position, state: BaseModel, seat: int, judged: Judged) -> bool:

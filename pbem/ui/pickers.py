@@ -89,6 +89,16 @@ class Picker:
         """A button's move in words (its hover title)."""
         return ""
 
+    def names(self, words: list[str]) -> dict[str, str]:
+        """What the words a click may add are called, where a word is an id (a token by
+        the region it lies in): for the word buttons and the clicks so far. Only public
+        names: the reader's own items are named by ``labels``, which need its keys."""
+        return {}
+
+    def heading(self, verb: str) -> str:
+        """A kind of move as a prompt begins, e.g. ``Monk: move a token``."""
+        return verb
+
     def judge(self, verb: str | None, picks: list[str]) -> Judged:
         """What the clicks ``picks`` make, for the kind of move ``verb`` (None: any)."""
         if picks:
@@ -171,7 +181,7 @@ class WordPicker(Picker):
             nexts = [w for v in verbs for m in self.moves.get(v, []) for w in self._next(v, m, [])]
             one = verbs[0] if len(verbs) == 1 else None
             prompt = (
-                f"{self.usage(one)}: click {self.slot(one, 0)}"
+                f"{self.heading(one)}: click {self.slot(one, 0)}"
                 if one
                 else "click on the board (what you may pick is outlined), or choose below"
             )
@@ -187,8 +197,10 @@ class WordPicker(Picker):
         done = [m for m in matches if self._same(verb, m, picks)]
         more = any(len(m) > len(picks) for m in matches)
         nexts = _unique(w for m in matches for w in self._next(verb, m, picks))
-        prompt = f"{self.usage(verb)}: " + (
-            f"click {self.slot(verb, len(picks))}" if more else "complete"
+        prompt = f"{self.heading(verb)}: " + (
+            f"click {self.slot(verb, len(picks))}"
+            if more
+            else "the move is complete (sign it, or keep it and make another)"
         )
         if done:
             text = " ".join([verb, *done[0]])

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from pbem.games.rattaneer.actions import Place
 from pbem.games.rattaneer.notation import X
-from pbem.games.rattaneer.state import AREAS, PIRATES, State
+from pbem.games.rattaneer.state import AREA_NAMES, AREAS, PIRATES, State
 from pbem.ruleset.rules import Ruleset
 from pbem.ui.pickers import Judged, Picker, Verb
 
@@ -36,6 +36,11 @@ class Placement(Picker):
 
     def buttons(self) -> list[str]:
         return []
+
+    def names(self, words: list[str]) -> dict[str, str]:
+        """An area by its number and name (``6 (Tavern)``), X as unused."""
+        named = {str(n): f"{n} ({AREA_NAMES[n]})" for n in AREAS}
+        return {w: named.get(w, "X (unused)" if w == X else w) for w in words}
 
     def judge(self, verb: str | None, picks: list[str]) -> Judged:
         if picks and not self._possible(picks):

@@ -20,15 +20,32 @@ from pydantic import BaseModel
 
 from pbem.games.rattus import data
 from pbem.games.rattus.notation import USAGE
-from pbem.games.rattus.state import State, faces_of
+from pbem.games.rattus.state import State, board_tokens, faces_of, token_name
 from pbem.games.rattus.topics import face_text
 from pbem.ruleset.rules import Ruleset
-from pbem.ui.pickers import WordPicker
+from pbem.ui.pickers import Verb, WordPicker
 
 ABILITIES = frozenset({"peasant", "merchant", "monk", "witch", "king", "sultan", "caravan"})
 """Verbs of class abilities that take words: chosen with a button before clicking."""
 
 _SLOT = re.compile(r"<[^>]+>|\[[^\]]+\]")
+
+SLOTS = {
+    ("take", "<card>"): "the class card to take",
+    ("choose", "<card>"): "the region card you keep",
+    ("protect", "<card>"): "a region card of your hand",
+    ("protect", "<class>"): "the class card it protects",
+    ("witch", "<token>"): "a region with a token you want to look at",
+    ("monk", "<to>"): "the neighbouring region it moves to",
+    ("merchant", "<from>"): "the region your cubes leave",
+    ("merchant", "<to>"): "the neighbouring region they move to",
+    ("", "<token>"): "a region with a token",
+    ("", "<region>"): "a region",
+    ("", "[<region>]"): "one more region, or nothing more",
+    ("", "<1-3>"): "how many cubes (1 to 3)",
+    ("", "[diplomat]"): "diplomat to take your diplomat along, or nothing more",
+}
+"""What a click names, by verb and slot of the usage (any verb: ``""``), in words."""
 
 
 class RattusPicker(WordPicker):
@@ -39,6 +56,24 @@ class RattusPicker(WordPicker):
     def usage(self, verb: str) -> str:
         return USAGE[verb][0] if verb in USAGE else verb
 
+    def verbs(self) -> list[Verb]:
+        """Each kind of move as a button that reads as a sentence, its notation in the
+        hover title."""
+        return [Verb(v, self.heading(v), self.usage(v)) for v in self.moves]
+
+    def heading(self, verb: str) -> str:
+        """``Monk: move a token to a neighbour (T-6.3)``, from the notation's usage."""
+        if verb not in USAGE:
+            return verb
+        rule, _, what = USAGE[verb][1].partition(": ")
+        return f"{verb.capitalize()}: {what} ({rule})"
+
+    def names(self, words: list[str]) -> dict[str, str]:
+        """A token by the region it lies in (``Germania#2``), as it may be typed."""
+        assert isinstance(self.state, State)
+        tokens = set(board_tokens(self.state))
+        return {w: token_name(self.state, w) for w in words if w in tokens}
+
     def describe(self, text: str) -> str:
         verb = text.split()[0] if text.split() else ""
         return USAGE[verb][1] if verb in USAGE else ""
@@ -48,8 +83,10 @@ class RattusPicker(WordPicker):
         if not slots:
             return "the next word"
         if verb in self.CHUNKS:
-            return slots[index % len(slots)]
-        return slots[min(index, len(slots) - 1)]
+            slot = slots[index % len(slots)]
+        else:
+            slot = slots[min(index, len(slots) - 1)]
+        return SLOTS.get((verb, slot)) or SLOTS.get(("", slot)) or slot
 
 
 def picker(rules: Ruleset, state: BaseModel, seat: int) -> RattusPicker:
@@ -66,7 +103,7 @@ def labels(state: BaseModel, known: Mapping[str, str]) -> dict[str, str]:
     for handle, item in known.items():
         if item in cards:
             card = cards[item]
-            out[handle] = f"{card.region} ({' '.join(card.icons)})"
+            out[handle] = f"your {card.region} card ({' '.join(card.icons)})"
         elif item in faces:
             out[handle] = face_text(faces[item])
     return out

@@ -123,9 +123,17 @@ def frame_html(history: History, position: Position, seats: list[Seat]) -> str:
     )
 
 
-def page_html(history: History, start: Position, *, source: str, reader: Seat | None) -> str:
-    """The whole page, opened at ``start``."""
-    context = page_context(history, start, source=source, reader=reader)
+def page_html(
+    history: History,
+    start: Position,
+    *,
+    source: str,
+    reader: Seat | None,
+    since: int | None = None,
+) -> str:
+    """The whole page, opened at ``start``; with ``since``, the page a mail attaches
+    (``page_context``)."""
+    context = page_context(history, start, source=source, reader=reader, since=since)
     return _templates().get_template("page.html.j2").render(**context)
 
 
@@ -140,21 +148,30 @@ def pack_frames(frames: list[str], order: list[int]) -> bytes:
 
 
 def page_context(
-    history: History, start: Position, *, source: str, reader: Seat | None
+    history: History,
+    start: Position,
+    *,
+    source: str,
+    reader: Seat | None,
+    since: int | None = None,
 ) -> dict[str, Any]:
     """What ``page.html.j2`` draws, for this page and for pages that extend it
     (``pbem ui``): ``frames`` holds every distinct frame, ``packed`` them all for the
-    script."""
+    script. With ``since`` (a step's index), the page a mail attaches beside the steps
+    from ``since`` on (issue 27: a mail carries what its recipients lack): the position
+    at ``start`` and the history of those steps alone, without the packed positions to
+    step through (``pbem show`` draws the whole history from the player's own copy)."""
     seats = seats_of(history.replay.genesis)
     frames: list[str] = []
     order: list[int] = []
     seen: dict[str, int] = {}
-    for position in history.positions:
+    for position in history.positions if since is None else [start]:
         html = frame_html(history, position, seats)
         order.append(seen.setdefault(html, len(seen)))
         if order[-1] == len(frames):
             frames.append(html)
     packed = gzip.compress(pack_frames(frames, order), mtime=0, compresslevel=9)
+    rows = history.rows if since is None else [r for r in history.rows if r.index >= since]
     genesis = history.replay.genesis
     last = history.positions[-1].state
     view = view_for(history.rules.id)
@@ -167,10 +184,12 @@ def page_context(
         "seats": seats,
         "reader": reader,
         "start": start,
-        "frame": frames[order[start.index + 1]],
+        "frame": frames[order[start.index + 1 if since is None else 0]],
         "frames": frames,
         "last": history.positions[-1].index,
-        "packed": base64.b64encode(packed).decode("ascii"),
+        "packed": base64.b64encode(packed).decode("ascii") if since is None else None,
+        "rows": rows,
+        "since": since,
         "legend": legend,
         "notice": history.rules.notice(dict(genesis.options)),
     }

@@ -53,7 +53,14 @@
   }
 
   function label(word) {
-    return ui.labels[word] ? word + ": " + ui.labels[word] : word;
+    /* a word by its name: the reader's own items (ui.labels, known with its keys), the
+       public ones the server names (a token by its region); else the word itself */
+    return ui.labels[word] || (answer && answer.names && answer.names[word]) || word;
+  }
+
+  function heading(a) {
+    var verb = a.verbs.filter(function (v) { return v.verb === a.verb; })[0];
+    return verb ? verb.label : (a.verb || "");
   }
 
   function mark() {
@@ -80,16 +87,16 @@
     $("prompt").textContent = a.prompt || "";
     if (a.asked) { $("asked").textContent = a.asked; }
     $("so-far").hidden = !a.picks.length;
-    $("so-far").textContent = a.picks.length ? "Clicked so far: " + [a.verb].concat(a.picks.map(label)).join(" ") : "";
+    $("so-far").textContent = a.picks.length ? "Clicked so far: " + heading(a) + " — " + a.picks.map(label).join(", ") : "";
     var refusal = $("refusal");
     refusal.hidden = !a.refused;
     refusal.textContent = a.refused ? "Refused: " + a.refused : "";
     fill($("verbs"), a.verbs.length > 1 ? a.verbs.map(function (v) {
-      return button(v.usage || v.verb, v.label, function () { ask({ verb: v.verb, picks: [] }); }, v.verb === a.verb);
+      return button(v.label || v.usage || v.verb, v.usage, function () { ask({ verb: v.verb, picks: [] }); }, v.verb === a.verb);
     }) : []);
     var words = (a.next || []).filter(function (w) { return !onBoard(w); });
     fill($("words"), words.map(function (w) {
-      return button(label(w), "", function () { ask({ picks: state.picks.concat([w]) }); });
+      return button(label(w), w, function () { ask({ picks: state.picks.concat([w]) }); });
     }));
     fill($("buttons"), a.buttons.map(function (b) {
       return button(b.text, b.title, function () { ask({ typed: b.text }); });
@@ -213,7 +220,7 @@
   }
   function said(result) { $("after-result").textContent = result; }
   $("export").addEventListener("click", function () {
-    post("export", {}).then(function (r) { said("Saved " + r.file); }, function (e) { said(e.message); });
+    post("export", {}).then(function (r) { said((r.kept ? r.kept + "; " : "") + "Saved " + r.file); }, function (e) { said(e.message); });
   });
   if ($("send")) {
     $("send").addEventListener("click", function () {

@@ -11,8 +11,11 @@ from tests.conftest import CLOCK_START
 
 PASSPHRASE = "secret"
 SEALED = ("ann", "bea", "cid")
-#: The game's file once ann and bea have guessed: cid alone is awaited.
-GAME = "g.s0003-2.json"
+#: The game's file once ann and bea have guessed: cid alone is awaited (every play
+#: replaced it in turn: one working file per game).
+GAME = "g.json"
+#: A copy of the game kept when ann alone had guessed (to merge, and to verify beside it).
+BEFORE = "g-ann.json"
 #: A second game, where one seat (``{leader}``) alone is awaited in a public turn: it may
 #: hand its seat over. Its file and that seat are told by ``template`` (the draw decides).
 SECOND: dict[str, str] = {}
@@ -59,7 +62,7 @@ TABLE: dict[str, Row] = {
         ("prompt", ["play", GAME, "guess 4", "--as", "cid"]),
     ),
     "merge": Row(
-        ["merge", "-o", "m.json", GAME, "g.s0003-1.json"],
+        ["merge", "-o", "m.json", GAME, BEFORE],
         (["merge", "-o", "m.json", "missing.json"], 2, "io"),
         False,
         UNREAD,
@@ -107,7 +110,7 @@ TABLE: dict[str, Row] = {
         UNREAD,
     ),
     "verify": Row(
-        ["verify", GAME, "g.json"],
+        ["verify", GAME, BEFORE],
         (["verify", "g.json", "notjson.json"], 1, "rejected"),
         True,
         UNREAD,

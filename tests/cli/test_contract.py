@@ -33,7 +33,7 @@ from click.testing import CliRunner
 from pbem.cli.common import json_option, reports_errors
 from pbem.cli.main import main
 from pbem.play.signer import PROCESS_JOURNAL
-from tests.cli.contract_table import GAME, LATE, PASSPHRASE, SEALED, SECOND, TABLE
+from tests.cli.contract_table import BEFORE, GAME, LATE, PASSPHRASE, SEALED, SECOND, TABLE
 from tests.conftest import CLOCK_START
 from tests.helpers import ok, pbem, report
 from tests.mail.conftest import certs, imap, smtp  # noqa: F401 - the fixtures, for watch
@@ -137,6 +137,8 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
             for name, move in (("bea", []), ("cid", []), ("ann", []), ("ann", ["guess 3"]),
                                ("bea", ["guess 5"])):  # fmt: skip
                 f = report("play", f, *move, "--as", name)["file"]
+                if move == ["guess 3"]:
+                    shutil.copy(f, BEFORE)
             assert f == GAME, f
             ok("new", "guess", *seats, "--as", "ann", "-o", "h.json")
             f = "h.json"

@@ -77,8 +77,8 @@ def test_refused_cards_and_mail_are_json_too(table: Path) -> None:  # noqa: F811
 
 def test_a_refused_move_names_its_step_and_seat(table: Path) -> None:  # noqa: F811
     f = last_file(ok("play", "g.json", "--as", "bob", "--json"))  # bob joins; carol has not
-    report = failed(["play", f, "guess 3", "--as", "carol"], 1)
-    assert report["seat"] == 2 and report["step"] == 2  # carol joins; step 2 is alice's
+    report = failed(["play", f, "guess 3", "--as", "bob"], 1)
+    assert report["seat"] == 1 and report["step"] == 1  # the join batch, still open
     f = last_file(ok("play", f, "--as", "carol", "--json"))
     f = last_file(ok("play", f, "--as", "alice", "--json"))  # the setup draw
     report = failed(["play", f, "guess 99", "--as", "bob"], 1)

@@ -88,9 +88,9 @@ def test_a_whole_game_by_commands(table: Path) -> None:
     )
 
 
-def test_the_input_file_is_never_changed(table: Path) -> None:
+def test_the_input_file_is_never_changed_with_o_and_o_never_overwrites(table: Path) -> None:
     before = Path("g.json").read_bytes()
-    ok("play", "g.json", "--as", "bob")
+    ok("play", "g.json", "--as", "bob", "-o", "b.json")
     assert Path("g.json").read_bytes() == before
     error(
         2,
@@ -263,9 +263,10 @@ def test_merge_refuses_equivocation_and_prints_proof(
 
 
 def test_verify_reports_a_rollback(table: Path) -> None:
+    shutil.copy("g.json", "g0.json")
     f = last_file(ok("play", "g.json", "--as", "bob", "--json"))
-    out = ok("verify", "g.json", f).stdout
-    assert f"rollback: g.json is a strict prefix of {f}" in out
+    out = ok("verify", "g0.json", f).stdout
+    assert f"rollback: g0.json is a strict prefix of {f}" in out
 
 
 def test_console_script_runs_as_a_process(table: Path) -> None:
@@ -292,21 +293,26 @@ def test_a_seat_named_like_a_folder_is_the_keyring_s(table: Path) -> None:
     assert not (table / "i.json").exists()
 
 
-def test_merge_writes_beside_the_first_copy_named_by_step(
-    table: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("files", ["one", "numbered"])
+def test_merge_replaces_the_first_copy_or_writes_beside_it_named_by_step(
+    table: Path, monkeypatch: pytest.MonkeyPatch, files: str
 ) -> None:
-    """Without -o the merged head goes beside the first copy, named by step, as ``pbem
-    play`` names its files; merging the same copies again finds that file and writes none."""
+    """Without -o the merged head replaces the first copy (which the store then holds
+    whole), as ``pbem play`` replaces its game file; with the setting ``files numbered``
+    it goes beside it, named by step. Merging the same copies again writes no new file."""
     second = table / "second-home"
     shutil.copytree(Path(os.environ["PBEM_HOME"]) / "keys", second / "keys")
-    bob = last_file(ok("play", "g.json", "--as", "bob", "--json"))
+    shutil.copy("g.json", "bob.json")
+    shutil.copy("g.json", "carol.json")
+    bob = last_file(ok("play", "bob.json", "--as", "bob", "--json"))
     monkeypatch.setenv("PBEM_HOME", str(second))  # carol joins on her own machine
-    carol = last_file(ok("play", "g.json", "--as", "carol", "--json"))
-    assert (bob.name, carol.name) == ("g.s0001-1.json", "g.s0001-1~2.json")
+    carol = last_file(ok("play", "carol.json", "--as", "carol", "--json"))
+    assert (bob.name, carol.name) == ("bob.json", "carol.json")
     monkeypatch.setenv("PBEM_HOME", str(table / "third-home"))
+    ok("config", "set", "files", files)
     before = set(table.glob("*.json"))
     merged = last_file(ok("merge", bob, carol, "--json"))
-    assert merged.name == "g.s0001.json"
+    assert merged.name == ("bob.json" if files == "one" else "bob.s0001.json")
     assert set(table.glob("*.json")) == before | {table / merged}
     assert last_file(ok("merge", bob, carol, "--json")) == merged
     assert set(table.glob("*.json")) == before | {table / merged}

@@ -66,11 +66,11 @@ def test_the_rulings_the_sources_do_not_decide_are_marked() -> None:
         game: {s["id"] for s in report("rules", game)["sections"] if "[ruling" in s["text"]}
         for game in ("rattus", "rattaneer")
     }
-    assert {"R-6", "R-6.3.3", "R-6.5", "R-6.6"} <= marked["rattaneer"]
-    assert {"T-6.10", "T-9.1", "T-9.4"} <= marked["rattus"]
+    assert {"R-5.1", "R-6", "R-6.2", "R-6.3.3", "R-6.5", "R-6.6", "R-7.B"} <= marked["rattaneer"]
+    assert {"T-6.10", "T-7.3", "T-9.1", "T-9.3", "T-9.4"} <= marked["rattus"]
     for game, words in {
         "rattaneer": ["capacity (R-6.3.3)", "The Farm (R-6.6)", "areas 9 and 10 (R-6)"],
-        "rattus": ["T-9.1 [ruling]", "T-9.4 [ruling]", "R-6.10 Caravan"],
+        "rattus": ["T-9.1 [ruling]", "T-9.4 [ruling]", "T-6.10 Caravan"],
     }.items():
         rulings = ok("rules", game, "rulings")
         assert all(w in rulings for w in words), game

@@ -172,7 +172,8 @@ def test_a_call_that_crossed_the_called_seat_s_answer_in_the_mail_is_void_in_bot
         at(name)
         f = Path(report("play", f, f"guess {value}", "--as", name)["file"])
     at("cid")
-    answer = report("play", f, "guess 7", "--as", "cid")["file"]
+    mine = shutil.copy(f, "cid.json")  # his own copy: ann's copy must not see his answer
+    answer = report("play", mine, "guess 7", "--as", "cid")["file"]
     monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 2 * 3600))
     at("ann")
     ok("receive", f)

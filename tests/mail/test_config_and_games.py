@@ -135,6 +135,18 @@ def test_games_says_when_it_hides_finished_games(guess_file: Path) -> None:
     assert row["over"] is True
 
 
+def test_games_speaks_the_readers_language_and_its_json_does_not(guess_file: Path) -> None:
+    """Issue 30: ``pbem games`` in Japanese and Chinese; ``--json`` the same in every
+    language (the machine interface never changes with it)."""
+    pbem("status", str(guess_file))
+    japanese = pbem("--lang", "ja", "games").stdout
+    assert japanese == "進行中のゲームはありません (終了したゲーム 1 件: pbem games --all)\n"
+    assert "已結束的遊戲 1 場" in pbem("--lang", "zh-Hant", "games").stdout
+    assert "已结束的游戏 1 局" in pbem("--lang", "zh-Hans", "games").stdout
+    english = pbem("games", "--all", "--json").stdout
+    assert pbem("--lang", "ja", "games", "--all", "--json").stdout == english
+
+
 def test_a_bot_per_identity_is_a_setting_checked_against_the_rulesets() -> None:
     pbem("config", "set", "bot.carol", "mcts:50")
     assert "bot.carol = mcts:50" in pbem("config", "show").stdout

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.format import gamefile
 from pbem.format.limits import MAX_MAIL_BYTES
 from tests.mail.conftest import Player, make_players, new_game
 from tests.mail.servers import Certs, Dovecot, smtp_server
@@ -41,6 +42,29 @@ def test_send_mails_the_awaited_with_templates_and_a_named_attachment(
     assert name.startswith(f"guess-{game_id[:8]}-s0000-") and name.endswith(".json")
 
 
+def test_the_advice_for_an_automatic_step_works_every_time(
+    trio: list[Player], tmp_path: Path
+) -> None:
+    """Issue 32: the whole-file mail told ``pbem play FILE -o next.json``, which failed the
+    second time (next.json existed). The advice now replaces the saved attachment (one
+    working file) and mails it on: bob and then carol follow it on one saved file."""
+    alice, bob, carol = trio
+    game = new_game(trio, tmp_path, "guess", "rounds=1")
+    alice.run("send", game, "--full", "--eml", tmp_path / "m.eml")
+    msg = email.message_from_bytes((tmp_path / "m.eml").read_bytes(), policy=email.policy.default)
+    body = msg.get_body(("plain",)).get_content()
+    (attachment,) = list(msg.iter_attachments())
+    saved = tmp_path / attachment.get_filename()
+    saved.write_bytes(attachment.get_content())
+    assert " -o " not in body
+    for player in (bob, carol):
+        advice = f"pbem play {saved.name} --as {player.name} --send"
+        assert advice in body
+        said = player.json("play", saved, "--as", player.name, "--send")
+        assert said["file"] == str(saved) and said["kept"] is None
+    assert len(gamefile.read(saved).steps) == 1  # the join batch: both envelopes in it
+
+
 def test_a_decision_is_asked_with_the_steps_since_and_the_board(
     trio: list[Player], tmp_path: Path
 ) -> None:
@@ -64,10 +88,47 @@ def test_a_decision_is_asked_with_the_steps_since_and_the_board(
     assert steps.get_filename().endswith(".steps.json") and "X-Pbem-Automatic" not in msg
     assert page.get_content_type() == "text/html"
     assert "The steps from step 1 on are attached" in msg.get_body(("plain",)).get_content()
+    # Issue 27: beside a bundle, the page of those steps alone: the board as it is now and
+    # their history, without every position packed to step through (pbem show has them).
+    html = page.get_content()
+    assert "The steps this mail carries, from step 1 on" in html
+    assert 'id="frames"' not in html and 'id="step-1"' in html and 'id="step-0"' not in html
+    assert page["Content-Transfer-Encoding"] == "quoted-printable"
     alice.run("send", alice.store().ids()[0][:8], "--full", "--eml", tmp_path / "f.eml")
     full = email.message_from_bytes((tmp_path / "f.eml").read_bytes(), policy=email.policy.default)
     assert next(full.iter_attachments()).get_content_type() == "application/json"
     assert f.exists()
+
+
+def test_a_second_mail_to_the_same_players_carries_what_follows_the_first(
+    trio: list[Player], tmp_path: Path
+) -> None:
+    """Issue 27: a mail carries the steps after the last one this home mailed to its
+    recipients (X-Pbem-Next), not again everything since what they last signed."""
+    alice, bob, carol = trio
+    game = new_game(trio, tmp_path, "guess", "rounds=1")
+    for player in (bob, carol):
+        player.run("receive", _as_eml(alice, game, tmp_path / f"to-{player.name}.eml"))
+        player.run("play", player.store().ids()[0][:8], "--as", player.name)
+    for player in (bob, carol):
+        alice.run("status", Path(player.json("export", player.store().ids()[0][:8])["file"]))
+    short = alice.store().ids()[0][:8]
+    alice.run("play", short, "--as", "alice")  # the setup draw
+    first = email.message_from_bytes(
+        _as_eml(alice, Path(short), tmp_path / "1.eml").read_bytes(), policy=email.policy.default
+    )
+    assert first["X-Pbem-Next"] == "2"  # the joins and the draw, both complete
+    assert next(first.iter_attachments()).get_filename().split("-")[2] == "s0000"
+    alice.run("play", short, "guess 4", "--as", "alice")  # her sealed guess: a batch opens
+    second = email.message_from_bytes(
+        _as_eml(alice, Path(short), tmp_path / "2.eml").read_bytes(), policy=email.policy.default
+    )
+    steps = next(second.iter_attachments())
+    assert steps.get_filename().split("-")[2:4] == ["s0002", "s0003"]  # the new step alone
+    assert second["X-Pbem-Next"] == "2"  # the batch is open: the next mail carries it again
+    for player in (bob, carol):  # and it is enough: they take it on what they hold
+        said = player.run("receive", tmp_path / "1.eml", tmp_path / "2.eml").stdout
+        assert "guess" in said
 
 
 def _as_eml(sender: Player, game: Path, target: Path) -> Path:

@@ -63,15 +63,15 @@ def setup(*options: str) -> Path:
 
 @pytest.mark.parametrize("place", ["same folder", "another folder", "a copy"])
 def test_a_second_sealed_guess_on_one_parent_is_refused(table: Path, place: str) -> None:
+    other = {
+        "same folder": Path("g-before.json"),
+        "another folder": Path("elsewhere") / table.name,
+        "a copy": Path("copied.json"),
+    }[place]
+    other.parent.mkdir(exist_ok=True)
+    shutil.copy(table, other)  # the copy of the game before the move (the play replaces g.json)
     first = Path(report("play", table, "guess 3", "--as", "bea")["file"])
-    other = (
-        {"same folder": table, "another folder": Path("elsewhere") / table.name}[place]
-        if place != "a copy"
-        else Path("copied.json")
-    )
-    if other != table:
-        other.parent.mkdir(exist_ok=True)
-        shutil.copy(table, other)
+    assert first == table  # one working file: replaced in place
     line = fails(1, "play", other, "guess 9", "--as", "bea")
     assert "you signed your commit:guess on it already" in line and str(first) in line
     assert "equivocation" in line
@@ -81,8 +81,8 @@ def test_a_second_open_action_on_one_parent_is_refused(tmp_path: Path) -> None:
     os.chdir(tmp_path)
     new_keys(*NAMES)
     f = setup("open=true")
+    shutil.copy(f, "copy.json")  # before the move: the play replaces f
     first = Path(report("play", f, "guess 3", "--as", "bea")["file"])
-    shutil.copy(f, "copy.json")
     line = fails(1, "play", "copy.json", "guess 4", "--as", "bea")
     assert "you signed your act:guess on it already" in line and str(first) in line
 
@@ -94,7 +94,7 @@ def test_a_second_turn_on_one_parent_is_refused(table: Path) -> None:
     while "to move" not in (aw := report("status", f)["next"]):
         f = Path(report("play", f, "--as", aw.split()[0].rstrip(","))["file"])
     who = aw.split()[0]
-    before = f
+    before = Path(shutil.copy(f, "before.json"))  # the play replaces f
     banked = Path(report("play", f, "bank", "--as", who)["file"])
     line = fails(1, "play", before, "risk", "--as", who)
     assert f"you signed your turn on it already (in {banked})" in line
@@ -131,10 +131,11 @@ def test_a_step_kept_by_a_command_killed_before_its_file_is_written_is_not_stran
     assert "in no file yet" not in line and f"(in {written})" in line
 
 
-# ----- exports never overwrite, and are named by step ----------------------------------------
+# ----- numbered exports (the setting files numbered) never overwrite, and are named by step ---
 
 
 def test_a_second_play_never_replaces_a_file_and_names_sort_in_game_order(table: Path) -> None:
+    ok("config", "set", "files", "numbered")
     before = {p: p.read_bytes() for p in Path(".").glob("*.json")}
     a = Path(report("play", table, "guess 3", "--as", "bea")["file"])
     b = Path(report("play", a, "guess 5", "--as", "cid")["file"])
@@ -153,8 +154,10 @@ def test_two_moves_on_one_parent_from_two_stores_never_share_a_name(
     of envelopes, different files."""
     second = tmp_path / "second-home"
     shutil.copytree(Path(os.environ["PBEM_HOME"]) / "keys", second / "keys")
+    ok("config", "set", "files", "numbered")
     a = Path(report("play", table, "guess 3", "--as", "bea")["file"])
     monkeypatch.setenv("PBEM_HOME", str(second))
+    ok("config", "set", "files", "numbered")
     b = Path(report("play", table, "guess 5", "--as", "cid")["file"])
     assert a != b and a.read_bytes() != b.read_bytes()
     assert (a.name, b.name) == ("g.s0003-1.json", "g.s0003-1~2.json")
@@ -240,13 +243,16 @@ def test_reading_a_stale_file_says_what_it_read_and_what_it_acted_on(
 
 
 def test_a_stale_file_names_the_newer_head_and_the_command_uses_it(table: Path) -> None:
+    stale = Path(shutil.copy(table, "stale.json"))
     newer = Path(report("play", table, "guess 3", "--as", "bea")["file"])
-    result = ok("status", table)
-    said = f"{table} holds 2 steps; your store holds 3 (newest export: {newer}); using that"
+    assert newer == table
+    result = ok("status", stale)
+    said = f"{stale} holds 2 steps; your store holds 3 (newest export: {newer}); using that"
     assert result.stderr.splitlines() == [said]  # stdout: the head's status, as without it
     assert "committed already: bea" in result.stdout
-    played = report("play", table, "guess 6", "--as", "cid")
-    assert played["played"] == ["guess 6"] and Path(played["file"]).name == "g.s0003-2.json"
+    played = report("play", stale, "guess 6", "--as", "cid")
+    assert played["played"] == ["guess 6"] and played["file"] == str(stale)  # brought up to date
+    assert gamefile.read(stale).state.steps == 3 and played["kept"] is None
     line = fails(1, "play", "g.json", "guess 2", "--as", "bea")
     assert "g.json is" not in line  # one line: the reason, not the note
     assert "it is not your move" in line or "already" in line
@@ -256,7 +262,7 @@ def test_a_game_is_named_by_its_short_id(table: Path) -> None:
     game = report("status", table)["game"]
     assert report("status", game[:8])["steps"] == 2
     made = Path(report("play", game[:8], "guess 3", "--as", "bea")["file"])
-    assert made.name == f"guess-{game[:8]}.s0003-1.json"
+    assert made == Path.cwd() / f"guess-{game[:8]}.json"  # the game's working file here
     assert fails(2, "status", "zzzzzzzz").endswith(
         "no stored game with an id starting 'zzzzzzzz' (see: pbem games)"
     )
@@ -322,9 +328,10 @@ def test_extending_a_known_head_verifies_only_the_new_steps(table: Path) -> None
     extends the head by one envelope costs one envelope's checks."""
     store = Store()
     base = store.head(store.ids()[0]).position.signatures
+    before = Path(shutil.copy(table, "before.json"))
     f = Path(report("play", table, "guess 3", "--as", "bea")["file"])
     other = Store(Path("elsewhere-home"))
-    other.import_file(table)
+    other.import_file(before)
     imported = other.import_file(f)
     assert imported.status == "updated" and imported.envelopes_added == 1
     assert imported.head.position.signatures == base + 1

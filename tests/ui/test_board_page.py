@@ -23,6 +23,7 @@ from pbem.cli.main import main
 from pbem.format import gamefile
 from pbem.format.bundle import STEPS_TYPE, decode_bundle
 from pbem.format.gamefile import GameFile, step_hash
+from pbem.games.rattaneer.state import AREA_NAMES
 from pbem.games.rattus.state import State as RattusState
 from pbem.games.rattus.state import board_of
 from pbem.ledger.replay import Replay, replay_file
@@ -176,6 +177,10 @@ def test_a_morning_placement_by_clicking(
         assert pickable == 10, "areas 1-10 are outlined, the Farm is not"
         browser.click(area(3))
         browser.wait_for(lambda: "second pirate" in text(browser, "prompt"))
+        # issue 32: what was clicked, by name (the area's number is its name on the board)
+        assert text(browser, "so-far") == (
+            f"Clicked so far: Place your pieces (R-5.1) — 3 ({AREA_NAMES[3]})"
+        )
         assert "R-5.1: your two pirates must be on different areas" in refused(browser, area(3))
         click_and_wait(browser, area(7), "pirates 3 7, henchmen X")
         click_and_wait(browser, area(3), "pirates 3 7, henchmen 3")
@@ -240,6 +245,12 @@ def test_a_rattus_turn_by_clicking(homes: Homes, server: Server, tmp_path: Path)
     moves = f"take {card}; place {place}; plague {plague}"
     with Browser() as browser:
         open_game(browser, server, game)
+        # issue 32: the kinds of move read as sentences, not as the notation's <slots>
+        verbs = browser.evaluate(
+            "[...document.querySelectorAll('#verbs button')].map(b => b.textContent)"
+        )
+        assert "Take: take a class card from the supply or a player (T-5 A)" in verbs
+        assert not [v for v in verbs if "<" in v], verbs
         click_and_wait(browser, f"#frame g.chip[data-pick='{card}']", f"take {card}")
         assert f"T-5 B: {empty} has no rat tokens" in refused(browser, region(empty))
         click_and_wait(browser, region(place), f"take {card}; place {place}")

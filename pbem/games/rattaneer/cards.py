@@ -23,6 +23,7 @@ from pydantic import Field, PrivateAttr, ValidationError, model_validator
 
 from pbem.format.canonical import canonical, parse
 from pbem.format.errors import Rejected
+from pbem.format.i18n import N_
 from pbem.ruleset.rules import Model, RulesError
 
 DEFAULT_CARDS = Path(__file__).parent / "data" / "cards.json"
@@ -170,7 +171,9 @@ def load_cards(path: Path | str = DEFAULT_CARDS) -> CardSet:
     try:
         data = parse(path.read_bytes(), what=what)
     except OSError as exc:
-        raise RulesError(f"{what} cannot be read ({exc.strerror or exc})") from exc
+        raise RulesError(
+            N_("{what} cannot be read ({why})").format(what=what, why=exc.strerror or exc)
+        ) from exc
     except Rejected as exc:  # some of its messages name the file, some do not
         message = str(exc)
         raise RulesError(message if message.startswith(what) else f"{what}: {message}") from exc
@@ -181,7 +184,11 @@ def _validate(data: Any, what: str) -> CardSet:
     try:
         return CardSet.model_validate(data)
     except ValidationError as exc:
-        raise RulesError(f"{what} is not a valid Rattaneer card set: {first_problem(exc)}") from exc
+        raise RulesError(
+            N_("{what} is not a valid Rattaneer card set: {why}").format(
+                what=what, why=first_problem(exc)
+            )
+        ) from exc
 
 
 def first_problem(exc: ValidationError) -> str:

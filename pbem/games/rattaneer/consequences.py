@@ -29,12 +29,20 @@ def _added(before: list[T], after: list[T]) -> list[T]:
 
 
 def _seat(before: State, after: State, seat: int) -> list[str]:
+    """What changed for ``seat``. The coin a pirate brings back from the Farm (R-6.6) is
+    said apart from the rest: the step that pays it is also a Tavern purchase, and one net
+    figure read as a wrong price."""
     was, now = before.players[seat], after.players[seat]
     parts = []
-    coins = now.coins - was.coins
+    farm = _added(after.farm, before.farm).count(seat)  # its pirates back from the Farm
+    coins = now.coins - was.coins - farm
     if coins:
         sign = "+" if coins > 0 else "-"
-        parts.append(f"{sign}{plural(abs(coins), 'coin')} (now {now.coins})")
+        parts.append(f"{sign}{plural(abs(coins), 'coin')}")
+    if farm:
+        parts.append(f"+{plural(farm, 'coin')} from the Farm (R-6.6)")
+    if coins or farm:
+        parts[-1] += f" (now {now.coins})"
     henchmen = now.henchmen - was.henchmen
     if henchmen:
         sign = "+" if henchmen > 0 else "-"

@@ -16,7 +16,7 @@ from itertools import islice
 from typing import Literal
 
 from pbem.crypto.randomness import Rng
-from pbem.format.words import plural
+from pbem.format.i18n import N_
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Spot, Take
 from pbem.games.rattaneer.cards import CardSet, ShipCard
 from pbem.games.rattaneer.decks import draw
@@ -156,36 +156,49 @@ def check_day(state: State, cards: CardSet, seat: int, action: AnyAction) -> Non
     what = kind(state)
     rule = RULE[what]
     if not isinstance(action, ACCEPTS[what]):
-        raise RulesError(f"{rule}: a {action.type} action does not fit here")
+        raise RulesError(
+            N_("{rule}: a {type} action does not fit here").format(rule=rule, type=action.type)
+        )
     player = state.players[seat]
     if isinstance(action, Buy):
         if action.card not in state.tavern:
-            raise RulesError(f"R-6.2: {action.card} is not in the Tavern row")
+            raise RulesError(N_("R-6.2: {card} is not in the Tavern row").format(card=action.card))
         cost = cards.companion(action.card).cost
         if cost > player.coins:
-            raise RulesError(f"R-6.2: {action.card} costs {cost} coins; you have {player.coins}")
+            raise RulesError(
+                N_("R-6.2: {card} costs {cost} coins; you have {coins}").format(
+                    card=action.card, cost=cost, coins=player.coins
+                )
+            )
     elif isinstance(action, Hire):
         if player.coins < 1:
-            raise RulesError("R-6.2: a henchman costs 1 coin; you have none")
+            raise RulesError(N_("R-6.2: a henchman costs 1 coin; you have none"))
         if supply(state, seat) < 1:
-            raise RulesError("R-6.2: no henchman of your colour is left in the supply")
+            raise RulesError(N_("R-6.2: no henchman of your colour is left in the supply"))
     elif isinstance(action, Take):
         under = sea_cards(state, _day(state).area)
         if action.card not in under:
             raise RulesError(
-                f"R-6.3: {action.card} is not under area {_day(state).area}"
-                f" (there: {' '.join(sorted(under))})"
+                N_("R-6.3: {card} is not under area {area} (there: {there})").format(
+                    card=action.card, area=_day(state).area, there=" ".join(sorted(under))
+                )
             )
     elif isinstance(action, Flip):
         check_face_up(player, action.cards, rule)
         if what == "ship" and len(action.cards) > _day(state).ship:
             most = _day(state).ship
-            raise RulesError(f"R-6.3.3: this trade ship turns at most {plural(most, 'card')}")
+            if most == 1:
+                raise RulesError(N_("R-6.3.3: this trade ship turns at most 1 card"))
+            raise RulesError(
+                N_("R-6.3.3: this trade ship turns at most {most} cards").format(most=most)
+            )
     elif isinstance(action, Spot):
         if player.henchmen < 1:
-            raise RulesError("R-6.5: you have no henchman to put on the treasure card")
+            raise RulesError(N_("R-6.5: you have no henchman to put on the treasure card"))
         if free_spot(state, cards, action.vp) is None:
-            raise RulesError(f"R-6.5: no free treasure spot is worth {action.vp} VP")
+            raise RulesError(
+                N_("R-6.5: no free treasure spot is worth {vp} VP").format(vp=action.vp)
+            )
 
 
 def perform(state: State, cards: CardSet, action: AnyAction) -> None:
@@ -303,7 +316,7 @@ def draw_treasures(state: State, cards: CardSet, rng: Rng) -> None:
     island nobody knows, so a draw picks uniformly among every card not yet taken (RULINGS).
     The card is public once drawn (R-3). Then the Day goes on. Mutates ``state``."""
     if not treasure_draw_awaited(state):
-        raise RulesError("R-6.5: no treasure card is to be drawn now")
+        raise RulesError(N_("R-6.5: no treasure card is to be drawn now"))
     queue = _day(state).queue
     while queue and state.island_treasures:
         state.players[queue.pop(0)].treasures.append(draw(state.treasure_box, rng))

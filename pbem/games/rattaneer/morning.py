@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pbem.format.i18n import N_
 from pbem.games.rattaneer.actions import Place
 from pbem.games.rattaneer.state import AREAS, PIRATES, Pieces, State, area
 from pbem.ruleset.rules import RulesError
@@ -17,23 +18,41 @@ def check_placement(state: State, seat: int, place: Place) -> None:
     """Every constraint of R-5.1, each refusal naming the rule."""
     pirates, henchmen = place.pirates, place.henchmen
     if len(pirates) != PIRATES:
-        raise RulesError(f"R-5.1: place both of your pirates ({PIRATES} areas), not {len(pirates)}")
+        raise RulesError(
+            N_("R-5.1: place both of your pirates ({pirates} areas), not {placed}").format(
+                pirates=PIRATES, placed=len(pirates)
+            )
+        )
     for number in pirates:
         if number not in AREAS:
-            raise RulesError(f"R-5.1: a pirate goes on an area 1–10 (never on X), not on {number}")
+            raise RulesError(
+                N_("R-5.1: a pirate goes on an area 1–10 (never on X), not on {number}").format(
+                    number=number
+                )
+            )
     if len(set(pirates)) != len(pirates):
-        raise RulesError("R-5.1: your two pirates must be on different areas")
+        raise RulesError(N_("R-5.1: your two pirates must be on different areas"))
     for number in henchmen:
         if number not in AREAS:
-            raise RulesError(f"R-5.1: a henchman goes on an area 1–10 or on X, not on {number}")
+            raise RulesError(
+                N_("R-5.1: a henchman goes on an area 1–10 or on X, not on {number}").format(
+                    number=number
+                )
+            )
     available = state.players[seat].henchmen
     if len(henchmen) > available:
         raise RulesError(
-            f"R-5.1: you have {available} henchmen available, you placed {len(henchmen)}"
+            N_("R-5.1: you have {available} henchmen available, you placed {placed}").format(
+                available=available, placed=len(henchmen)
+            )
         )
     for number in sorted(set(henchmen) - set(pirates)):
         if henchmen.count(number) > 1:
-            raise RulesError(f"R-5.1: at most one henchman on area {number} without your pirate")
+            raise RulesError(
+                N_("R-5.1: at most one henchman on area {number} without your pirate").format(
+                    number=number
+                )
+            )
 
 
 def reveal(state: State, placements: Mapping[int, Place]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
+from pbem.format.i18n import N_
 from pbem.games.rattaneer.actions import AnyAction, Flip, Pass
 from pbem.games.rattaneer.cards import Bonus, CardSet
 from pbem.games.rattaneer.state import Player, State
@@ -90,13 +91,15 @@ def begin_final(state: State) -> None:
 
 def check_final_flip(state: State, seat: int, action: AnyAction) -> None:
     if seat not in state.flip_seats:
-        raise RulesError(f"R-8.1: seat {seat} has no face-up plunder card to turn")
+        raise RulesError(
+            N_("R-8.1: seat {seat} has no face-up plunder card to turn").format(seat=seat)
+        )
     if isinstance(action, Pass):
         return
     if not isinstance(action, Flip):
-        raise RulesError("R-8.1: expected one face-up plunder card to turn, or pass")
+        raise RulesError(N_("R-8.1: expected one face-up plunder card to turn, or pass"))
     if len(action.cards) != 1:
-        raise RulesError("R-8.1: the free flip turns exactly one card")
+        raise RulesError(N_("R-8.1: the free flip turns exactly one card"))
     check_face_up(state.players[seat], action.cards, "R-8.1")
 
 
@@ -113,7 +116,11 @@ def check_face_up(player: Player, cards: list[str], rule: str) -> None:
     """Refuse to turn cards the player does not have face up (counting copies)."""
     missing = Counter(cards) - Counter(player.face_up)
     if missing:
-        raise RulesError(f"{rule}: you have no (more) face-up {' '.join(sorted(missing))}")
+        raise RulesError(
+            N_("{rule}: you have no (more) face-up {cards}").format(
+                rule=rule, cards=" ".join(sorted(missing))
+            )
+        )
 
 
 def turn_face_down(player: Player, cards: list[str]) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pbem.crypto.randomness import Rng
+from pbem.format.i18n import N_
 from pbem.games.rattaneer.cards import embed, first_problem, load_cards
 from pbem.games.rattaneer.decks import draw_up_to
 from pbem.games.rattaneer.state import (
@@ -38,26 +39,36 @@ def parse_options(raw: Mapping[str, str]) -> dict[str, Any]:
     unknown = sorted(set(raw) - set(USER_OPTIONS))
     if unknown:
         raise RulesError(
-            f"rattaneer has no option {', '.join(unknown)} (its options: {', '.join(USER_OPTIONS)})"
+            N_("rattaneer has no option {unknown} (its options: {options})").format(
+                unknown=", ".join(unknown), options=", ".join(USER_OPTIONS)
+            )
         )
     values: dict[str, Any] = {}
     if "treasures" in raw:
         text = raw["treasures"].strip().lower()
         if text not in _TRUE + _FALSE:
-            raise RulesError(f"option treasures must be true or false, not {raw['treasures']!r}")
+            raise RulesError(
+                N_("option treasures must be true or false, not {value!r}").format(
+                    value=raw["treasures"]
+                )
+            )
         values["treasures"] = text in _TRUE
     if "tavern_keep" in raw:
         keep = _integer("tavern_keep", raw["tavern_keep"])
         if not 1 <= keep <= TAVERN_LIMIT:
             raise RulesError(
-                f"option tavern_keep must be 1 to {TAVERN_LIMIT} (R-7.B: cards left in the "
-                f"Tavern row after an overflow), not {keep}"
+                N_(
+                    "option tavern_keep must be 1 to {limit} (R-7.B: cards left in the "
+                    "Tavern row after an overflow), not {keep}"
+                ).format(limit=TAVERN_LIMIT, keep=keep)
             )
         values["tavern_keep"] = keep
     if "start_seat" in raw:
         seat = _integer("start_seat", raw["start_seat"])
         if seat < 0:
-            raise RulesError(f"option start_seat must be a seat number from 0, not {seat}")
+            raise RulesError(
+                N_("option start_seat must be a seat number from 0, not {seat}").format(seat=seat)
+            )
         values["start_seat"] = seat
     if "cards" in raw:
         values |= embed(load_cards(raw["cards"]))
@@ -68,7 +79,9 @@ def _integer(name: str, text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise RulesError(f"option {name} must be a whole number, not {text!r}") from None
+        raise RulesError(
+            N_("option {name} must be a whole number, not {text!r}").format(name=name, text=text)
+        ) from None
 
 
 def initial_state(options: Mapping[str, Any], seats: int) -> State:
@@ -77,9 +90,13 @@ def initial_state(options: Mapping[str, Any], seats: int) -> State:
     try:
         opts = Options.model_validate(dict(options))
     except ValidationError as exc:
-        raise RulesError(f"bad rattaneer options: {first_problem(exc)}") from exc
+        raise RulesError(N_("bad rattaneer options: {why}").format(why=first_problem(exc))) from exc
     if opts.start_seat is not None and opts.start_seat >= seats:
-        raise RulesError(f"option start_seat {opts.start_seat} is not a seat of {seats} players")
+        raise RulesError(
+            N_("option start_seat {start_seat} is not a seat of {seats} players").format(
+                start_seat=opts.start_seat, seats=seats
+            )
+        )
     cards = opts.card_set()
     return State(
         seats=seats,

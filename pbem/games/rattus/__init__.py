@@ -153,6 +153,9 @@ class Rattus(Ruleset):
     def format_action(self, state: State, seat: int, action: Any) -> str:
         return notation.format_action(action)
 
+    def name_action(self, state: State, seat: int, action: Any, known: Mapping[str, str]) -> str:
+        return notation.named(state, seat, action, known)
+
     def consequences(self, before: State, after: State, names: list[str]) -> list[str]:
         return consequences.consequences(before, after, names)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import africanus, diplomats
 from pbem.games.rattus.actions import Action, Keep, King, Merchant, Monk, Swap, Witch
 from pbem.games.rattus.state import (
@@ -72,11 +73,23 @@ def do_merchant(s: State, seat: int, action: Merchant) -> None:
     spend(s, seat, MERCHANT, "T-6.2")
     source, target = region(s, action.source), region(s, action.target)
     if not board_of(s).adjacent(source.name, target.name):
-        raise RulesError(f"T-6.2: {target.name} is not a neighbour of {source.name}")
+        raise RulesError(
+            N_("T-6.2: {target} is not a neighbour of {source}").format(
+                target=target.name, source=source.name
+            )
+        )
     if not 1 <= action.cubes <= MERCHANT_CUBES:
-        raise RulesError(f"T-6.2: the Merchant moves 1 to {MERCHANT_CUBES} cubes")
+        raise RulesError(
+            N_("T-6.2: the Merchant moves 1 to {merchant_cubes} cubes").format(
+                merchant_cubes=MERCHANT_CUBES
+            )
+        )
     if action.cubes > source.cubes[seat]:
-        raise RulesError(f"T-6.2: you have {source.cubes[seat]} cubes in {source.name}")
+        raise RulesError(
+            N_("T-6.2: you have {cubes} cubes in {source}").format(
+                cubes=source.cubes[seat], source=source.name
+            )
+        )
     diplomats.move(s, seat, source.name, action.cubes, action.diplomat, target.name)
     source.cubes[seat] -= action.cubes
     target.cubes[seat] += action.cubes
@@ -87,9 +100,17 @@ def do_monk(s: State, seat: int, action: Monk) -> None:
     spend(s, seat, MONK, "T-6.3")
     source, target = token_region(s, action.token), region(s, action.target)
     if not board_of(s).adjacent(source.name, target.name):
-        raise RulesError(f"T-6.3: {target.name} is not a neighbour of {source.name}")
+        raise RulesError(
+            N_("T-6.3: {target} is not a neighbour of {source}").format(
+                target=target.name, source=source.name
+            )
+        )
     if len(target.tokens) >= MAX_TOKENS:
-        raise RulesError(f"T-6.3: {target.name} already holds {MAX_TOKENS} tokens")
+        raise RulesError(
+            N_("T-6.3: {target} already holds {max_tokens} tokens").format(
+                target=target.name, max_tokens=MAX_TOKENS
+            )
+        )
     source.tokens.remove(action.token)
     target.tokens.append(action.token)
 
@@ -98,14 +119,14 @@ def do_witch(s: State, seat: int, action: Witch) -> None:
     """T-6.5: look at two tokens on the board; the look itself is a private reveal."""
     spend(s, seat, WITCH, "T-6.5")
     if len(set(action.tokens)) != 2:
-        raise RulesError("T-6.5: the Witch looks at two different tokens")
+        raise RulesError(N_("T-6.5: the Witch looks at two different tokens"))
     for token in action.tokens:
         token_region(s, token)
     s.witch = WitchLook(tokens=action.tokens)
 
 
 def witch_choices(s: State) -> Iterator[Swap | Keep]:
-    """After the look: keep, and swap when the tokens lie in different regions (R-6.5)."""
+    """After the look: keep, and swap when the tokens lie in different regions (rulings T-6.5)."""
     yield Keep()
     if _can_swap(s):
         yield Swap()
@@ -121,7 +142,9 @@ def do_witch_choice(s: State, action: Swap | Keep) -> None:
     assert s.witch is not None
     if isinstance(action, Swap):
         if not _can_swap(s):
-            raise RulesError("T-6.5: both tokens lie in the same region; there is nothing to swap")
+            raise RulesError(
+                N_("T-6.5: both tokens lie in the same region; there is nothing to swap")
+            )
         first, second = s.witch.tokens
         a, b = token_region(s, first), token_region(s, second)
         a.tokens[a.tokens.index(first)] = second
@@ -136,10 +159,12 @@ def do_king(s: State, seat: int, action: King) -> None:
     source = region(s, action.region)
     if source.tokens:
         raise RulesError(
-            f"T-6.6: {source.name} has rat tokens; the King moves from a region without"
+            N_("T-6.6: {source} has rat tokens; the King moves from a region without").format(
+                source=source.name
+            )
         )
     if not source.cubes[seat]:
-        raise RulesError(f"T-6.6: you have no cubes in {source.name}")
+        raise RulesError(N_("T-6.6: you have no cubes in {source}").format(source=source.name))
     diplomats.move(s, seat, source.name, 1, action.diplomat, None)
     source.cubes[seat] -= 1
     s.palace[seat] += 1

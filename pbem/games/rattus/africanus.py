@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import diplomats, regiondeck
 from pbem.games.rattus.actions import (
     Action,
@@ -73,7 +74,11 @@ def do_choose(s: State, seat: int, action: Choose) -> None:
     draw = table.draw
     assert draw is not None
     if action.region_card not in draw.cards:
-        raise RulesError(f"T-6.7: {action.region_card} is not one of the cards you drew")
+        raise RulesError(
+            N_("T-6.7: {region_card} is not one of the cards you drew").format(
+                region_card=action.region_card
+            )
+        )
     draw.kept = action.region_card
     table.hands[seat].append(action.region_card)
     if len(draw.cards) == 1:
@@ -90,7 +95,7 @@ def discarded(s: State) -> list[str]:
 def do_explorer(s: State, seat: int, action: Explorer) -> None:
     """T-6.8: reveal 3 region cards from the deck (the engine opens them to everyone)."""
     if not s.cube_supply[seat]:
-        raise RulesError("T-6.8: you have no cube left to place with the Explorer")
+        raise RulesError(N_("T-6.8: you have no cube left to place with the Explorer"))
     spend(s, seat, EXPLORER, "T-6.8")
     regiondeck.start_draw(s, EXPLORER)
 
@@ -117,7 +122,9 @@ def do_explore(s: State, seat: int, action: Explore) -> None:
     assert table.draw is not None
     if action.region is not None:
         if action.region not in _named(s):
-            raise RulesError(f"T-6.8: no revealed card names {action.region}")
+            raise RulesError(
+                N_("T-6.8: no revealed card names {region}").format(region=action.region)
+            )
         region(s, action.region).cubes[seat] += 1
         s.cube_supply[seat] -= 1
     regiondeck.discard(s, table.draw.faces)
@@ -155,7 +162,7 @@ def start_actions(s: State) -> Iterator[Caravan]:
 def do_start(s: State, action: Caravan) -> None:
     """T-3.9: the caravan goes into any region at setup; then the start player begins."""
     if len(action.path) != 1:
-        raise RulesError("T-3.9: name the one region the caravan starts in")
+        raise RulesError(N_("T-3.9: name the one region the caravan starts in"))
     africa(s).caravan = region(s, action.path[0]).name
     assert s.start_player is not None
     s.phase, s.active = "turn", s.start_player
@@ -170,16 +177,26 @@ def do_caravan(s: State, seat: int, action: Caravan) -> None:
     start = table.caravan
     assert start is not None
     if len(action.path) != CARAVAN_STEPS:
-        raise RulesError(f"T-6.10: the caravan moves exactly {CARAVAN_STEPS} steps")
+        raise RulesError(
+            N_("T-6.10: the caravan moves exactly {caravan_steps} steps").format(
+                caravan_steps=CARAVAN_STEPS
+            )
+        )
     b = board_of(s)
     here = start
     for step in action.path:
         region(s, step)
         if not b.adjacent(here, step):
-            raise RulesError(f"T-6.10: {step} is not a neighbour of {here}")
+            raise RulesError(
+                N_("T-6.10: {step} is not a neighbour of {here}").format(step=step, here=here)
+            )
         here = step
     if here == start:
-        raise RulesError(f"T-6.10: the caravan may not go back to {start}, where it started")
+        raise RulesError(
+            N_("T-6.10: the caravan may not go back to {start}, where it started").format(
+                start=start
+            )
+        )
     table.offers = [offer for name in (start, action.path[0]) for offer in _offers(s, seat, name)]
     table.caravan = here
     _skip_empty(s)
@@ -219,7 +236,9 @@ def do_bonus(s: State, seat: int, action: Bonus) -> None:
     if action.region is not None:
         if action.region != offer.region:
             raise RulesError(
-                f"T-6.10: the caravan offers you a cube in {offer.region}, not in {action.region}"
+                N_("T-6.10: the caravan offers you a cube in {offer}, not in {region}").format(
+                    offer=offer.region, region=action.region
+                )
             )
         region(s, offer.region).cubes[seat] += 1
         s.cube_supply[seat] -= 1

@@ -8,6 +8,7 @@ must take the diplomat along. Moves name whether the diplomat's cube goes (``dip
 
 from __future__ import annotations
 
+from pbem.format.i18n import N_
 from pbem.games.rattus.state import State, africa, region
 from pbem.ruleset.rules import RulesError
 
@@ -27,14 +28,14 @@ def move_problem(
     to the palace when None), the diplomat's cube along or not, is illegal; None if legal."""
     here = has(s, seat, source)
     if along and not here:
-        return f"T-6.9: you have no diplomat in {source}"
+        return N_("T-6.9: you have no diplomat in {source}").format(source=source)
     if here and not along and moving >= region(s, source).cubes[seat]:
-        return (
-            f"T-6.9: your diplomat in {source} stays under its cube: take it along "
+        return N_(
+            "T-6.9: your diplomat in {source} stays under its cube: take it along "
             "('diplomat') or leave a cube there"
-        )
+        ).format(source=source)
     if along and target is not None and has(s, seat, target):
-        return f"T-6.9: you would have two diplomats in {target}"
+        return N_("T-6.9: you would have two diplomats in {target}").format(target=target)
     return None
 
 
@@ -62,11 +63,17 @@ def place(s: State, seat: int, name: str) -> None:
     """T-6.9: a diplomat from the supply under one of ``seat``'s cubes in ``name``."""
     table = africa(s)
     if table.diplomat_supply == 0:
-        raise RulesError(f"T-6.9: all {SUPPLY} diplomats are on the board or in the palace")
+        raise RulesError(
+            N_("T-6.9: all {supply} diplomats are on the board or in the palace").format(
+                supply=SUPPLY
+            )
+        )
     if not region(s, name).cubes[seat]:
-        raise RulesError(f"T-6.9: you have no cube in {name} to put a diplomat under")
+        raise RulesError(
+            N_("T-6.9: you have no cube in {name} to put a diplomat under").format(name=name)
+        )
     if has(s, seat, name):
-        raise RulesError(f"T-6.9: you have a diplomat in {name} already")
+        raise RulesError(N_("T-6.9: you have a diplomat in {name} already").format(name=name))
     table.diplomat_supply -= 1
     table.diplomats[seat] = _sorted(s, [*table.diplomats[seat], name])
 

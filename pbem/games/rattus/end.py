@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import abilities, plague, regiondeck
 from pbem.games.rattus.actions import Action, End, Resolve
 from pbem.games.rattus.state import State, TurnProgress
@@ -26,7 +27,8 @@ def finish_turn(s: State) -> None:
 
 
 def final_actions(s: State, seat: int) -> Iterator[Action]:
-    """T-9.2: only class abilities, each once; the Peasant and the Knight do nothing (R-9.2)."""
+    """T-9.2: only class abilities, each once; the Peasant and the Knight do nothing
+    (rulings T-9.2)."""
     yield from abilities.actions(s, seat)
     yield End()
 
@@ -50,10 +52,12 @@ def region_actions(s: State) -> Iterator[Resolve]:
 
 
 def do_resolve(s: State, action: Resolve) -> None:
-    """T-9.3: every region with tokens (and cubes: R-9.3) is resolved without spreading, in
-    the order the triggering player chooses; that player also orders the tokens (R-7)."""
+    """T-9.3: every region with tokens (and cubes: rulings T-9.3) is resolved without spreading, in
+    the order the triggering player chooses; that player also orders the tokens (rulings T-7)."""
     if action.region not in s.final_regions:
-        raise RulesError(f"T-9.3: {action.region} is not awaiting the final plague")
+        raise RulesError(
+            N_("T-9.3: {region} is not awaiting the final plague").format(region=action.region)
+        )
     s.final_regions = [n for n in s.final_regions if n != action.region]
     plague.start_resolution(s, action.region)
 

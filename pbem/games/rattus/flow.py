@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from itertools import islice
 from typing import Literal
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import (
     abilities,
     africanus,
@@ -81,17 +82,17 @@ Stage = Literal[
 ]
 
 EXPECTED: dict[Stage, str] = {
-    "start": "T-3.8: place your starting cubes: place <region>",
-    "caravan": "T-3.9: put the caravan into a region: caravan <region>",
-    "turn": "T-5: take, place, peasant, or a class ability, then plague",
-    "witch": "T-6.5: swap or keep the two tokens you looked at",
-    "choose": "T-6.7: choose <card>, the region card you keep",
-    "explore": "T-6.8: explore <region>, a region the revealed cards name, or explore none",
-    "bonus": "T-6.10: bonus <region> to place the caravan's extra cube, or bonus none",
-    "spread": "T-5 C.3: spread <region> [<region>]",
-    "token": "T-7: reveal <token>",
-    "final_round": "T-9.2: a class ability, or end",
-    "final_plague": "T-9.3: resolve <region>",
+    "start": N_("T-3.8: place your starting cubes: place <region>"),
+    "caravan": N_("T-3.9: put the caravan into a region: caravan <region>"),
+    "turn": N_("T-5: take, place, peasant, or a class ability, then plague"),
+    "witch": N_("T-6.5: swap or keep the two tokens you looked at"),
+    "choose": N_("T-6.7: choose <card>, the region card you keep"),
+    "explore": N_("T-6.8: explore <region>, a region the revealed cards name, or explore none"),
+    "bonus": N_("T-6.10: bonus <region> to place the caravan's extra cube, or bonus none"),
+    "spread": N_("T-5 C.3: spread <region> [<region>]"),
+    "token": N_("T-7: reveal <token>"),
+    "final_round": N_("T-9.2: a class ability, or end"),
+    "final_plague": N_("T-9.3: resolve <region>"),
 }
 """The stages where a player chooses (the active one, but for the caravan's offers), and
 what they may say there."""
@@ -212,7 +213,9 @@ def check(s: State, seat: int, action: Action) -> None:
     """Raise ``RulesError`` unless ``action`` is legal for ``seat`` now (``s`` untouched)."""
     if stage(s) == "protect":
         if not isinstance(action, Protect):
-            raise RulesError(f"T-7.3: play region cards or none (not {action.type})")
+            raise RulesError(
+                N_("T-7.3: play region cards or none (not {type})").format(type=action.type)
+            )
         protection.check(s, seat, action)
         return
     play(copy(s), seat, action)
@@ -222,9 +225,13 @@ def play(s: State, seat: int, action: Action) -> None:
     """Check ``action`` and apply it to ``s`` (a copy); raise ``RulesError`` saying why not."""
     current = stage(s)
     if current not in EXPECTED:
-        raise RulesError(f"no player chooses now ({current}); nothing to {action.type}")
+        raise RulesError(
+            N_("no player chooses now ({current}); nothing to {type}").format(
+                current=current, type=action.type
+            )
+        )
     if seat != awaited(s):
-        raise RulesError(f"it is not your turn: seat {awaited(s)} is to act")
+        raise RulesError(N_("it is not your turn: seat {seat} is to act").format(seat=awaited(s)))
     main = current == "turn"
     ability = main or current == "final_round"
     match action:
@@ -271,7 +278,9 @@ def play(s: State, seat: int, action: Action) -> None:
         case Resolve() if current == "final_plague":
             end.do_resolve(s, action)
         case _:
-            raise RulesError(f"{EXPECTED[current]} (not {action.type})")
+            raise RulesError(
+                N_("{expected} (not {type})").format(expected=EXPECTED[current], type=action.type)
+            )
 
 
 def reveal(s: State, shown: Reveal, faces: Mapping[str, str] | None) -> None:
@@ -279,9 +288,11 @@ def reveal(s: State, shown: Reveal, faces: Mapping[str, str] | None) -> None:
     looked; a public one brings faces, which the rules apply."""
     current = stage(s)
     if _reveal(s, current) != shown:
-        raise RulesError(f"T-4: this reveal was not awaited ({current})")
+        raise RulesError(N_("T-4: this reveal was not awaited ({current})").format(current=current))
     if (shown.to is None) != (faces is not None):
-        raise RulesError("T-4: a private reveal's faces stay with its seat; a public one has all")
+        raise RulesError(
+            N_("T-4: a private reveal's faces stay with its seat; a public one has all")
+        )
     if faces is None:
         _looked(s, current)
         return
@@ -328,7 +339,7 @@ def parallel(s: State, chosen: Mapping[int, Protect]) -> None:
     """T-7.3: the answers are in; the played cards are revealed next, or, if nobody played
     one, the token strikes now."""
     if stage(s) != "protect":
-        raise RulesError("T-7.3: no region cards are asked for now")
+        raise RulesError(N_("T-7.3: no region cards are asked for now"))
     protection.apply(s, chosen)
     if not protection.unrevealed(s):
         plague.strike(s)
@@ -336,7 +347,7 @@ def parallel(s: State, chosen: Mapping[int, Protect]) -> None:
 
 def reshuffled(s: State, done: Reshuffle) -> None:
     if stage(s) != "reshuffle":
-        raise RulesError("T-6: no reshuffle of the region discards is awaited")
+        raise RulesError(N_("T-6: no reshuffle of the region discards is awaited"))
     regiondeck.reshuffled(s, done)
 
 

@@ -3,22 +3,28 @@
 The verb is the action's ``type`` and the arguments are its fields in order, so a whole turn
 such as ``take Witch; place Gallia; plague Germania`` is a sequence of single actions. An
 argument is a region (any unambiguous start of its name, any case), a class card (likewise),
-a token or region card handle as ``pbem status`` shows it (``tokens/7``, ``regions-2/4``) or
-a number; a yes/no field is a trailing word that is there or not (``merchant Gallia Italia
-2 diplomat``); an optional choice not taken is ``none`` (``explore none``). Region cards
-played against the plague are pairs: ``protect regions/4 Sultan regions/9 Witch``, or
-``protect none``.
+a token or region card handle (``tokens/7``, ``regions-2/4``) or a number; a yes/no field
+is a trailing word that is there or not (``merchant Gallia Italia 2 diplomat``); an optional
+choice not taken is ``none`` (``explore none``). Region cards played against the plague are
+pairs: ``protect regions/4 Sultan regions/9 Witch``, or ``protect none``.
+
+That is the notation signed into the file. A player reads and may type names instead of
+the handles (``named``): a token by the region it lies in (``monk Germania Gallia``,
+``Germania#2`` where the region holds several), a region card of their own by the region
+it names (``protect Gallia Sultan``). The parser here reads handles only, being a function
+of the public state: a region card's name is known to its holder alone, so the holder's
+``pbem`` turns a name into the handle (``pbem.play.naming``) before anything is signed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, get_args, get_origin
 
 from pbem.games.rattus import flow
 from pbem.games.rattus.actions import Action, Protect, Use
-from pbem.games.rattus.state import State, board_of
+from pbem.games.rattus.state import State, board_of, card_names, token_name
 from pbem.ruleset.rules import Model, RulesError, number
 
 USAGE: dict[str, tuple[str, str]] = {
@@ -71,8 +77,39 @@ def _handle(word: str, kind: str = "a token like tokens/7 or start/2") -> str:
     return word.lower()
 
 
+def _token(s: State, word: str, regions: list[str]) -> str:
+    """A token by its handle, or by its name (``token_name``): the region it lies in,
+    numbered when the region holds several (``Germania#2``). Names are public: where a
+    token lies is on the board for all to see."""
+    if _HANDLE.fullmatch(word.lower()):
+        return word.lower()
+    name, hash_, count = word.partition("#")
+    try:
+        where = _named("region", name, regions)
+    except RulesError:
+        raise RulesError(
+            f"expected a token: its region (Germania#2 where it holds several) or its "
+            f"handle (tokens/7), not {word!r}"
+        ) from None
+    tokens = next(r.tokens for r in s.regions if r.name == where)
+    if not tokens:
+        raise RulesError(f"expected a token, and no token lies in {where}")
+    if not hash_ and len(tokens) == 1:
+        return tokens[0]
+    if not hash_ or not count.isascii() or not count.isdigit():
+        raise RulesError(
+            f"{where} holds {len(tokens)} tokens: say which, {where}#1 to #{len(tokens)}"
+        )
+    index = number(count)
+    if not 1 <= index <= len(tokens):
+        raise RulesError(
+            f"{where} holds {len(tokens)} tokens: {where}#1 to #{len(tokens)}, not #{index}"
+        )
+    return tokens[index - 1]
+
+
 def _region_card(word: str) -> str:
-    return _handle(word, "a region card like regions/4 or regions-2/0")
+    return _handle(word, "a region card: the region of one of yours, or its handle like regions/4")
 
 
 def _count(word: str) -> int:
@@ -89,6 +126,9 @@ def _readers(s: State) -> dict[str, Callable[[str], Any]]:
     def region(word: str) -> str:
         return _named("region", word, regions)
 
+    def token(word: str) -> str:
+        return _token(s, word, regions)
+
     return {
         "card": lambda word: _named("class card", word, cards),
         "region": region,
@@ -96,8 +136,8 @@ def _readers(s: State) -> dict[str, Callable[[str], Any]]:
         "target": region,
         "path": region,
         "regions": region,
-        "token": _handle,
-        "tokens": _handle,
+        "token": token,
+        "tokens": token,
         "region_card": _region_card,
         "cubes": _count,
     }
@@ -151,22 +191,49 @@ def _protect(s: State, args: list[str], usage: str) -> Protect:
     )
 
 
-def format_action(action: Action) -> str:
+Namer = Callable[[str, str], str]
+"""What a word of the notation is called for a reader: ``(kind, word) -> name``, where
+kind is ``token`` or ``region_card`` (every other word is a name already)."""
+
+KINDS = {"token": "token", "tokens": "token", "region_card": "region_card"}
+
+
+def format_action(action: Action, name: Namer | None = None) -> str:
+    """The notation of ``action``; with ``name``, its tokens and region cards named."""
+
+    def word(kind: str, value: str) -> str:
+        return name(kind, value) if name is not None and kind else value
+
     if isinstance(action, Protect):
-        pairs = [w for use in action.uses for w in (use.card, use.protects)]
+        pairs = [w for use in action.uses for w in (word("region_card", use.card), use.protects)]
         return " ".join(["protect", *(pairs or [NONE])])
     words = [action.type]
-    for name in type(action).model_fields:
-        value = getattr(action, name)
-        if name == "type" or value is False:
+    for field in type(action).model_fields:
+        value = getattr(action, field)
+        if field == "type" or value is False:
             continue
         if value is True:
-            words.append(name)
+            words.append(field)
         elif value is None:
             words.append(NONE)
         else:
-            words.extend(str(v) for v in (value if isinstance(value, list) else [value]))
+            values = value if isinstance(value, list) else [value]
+            words.extend(word(KINDS.get(field, ""), str(v)) for v in values)
     return " ".join(words)
+
+
+def named(s: State, seat: int, action: Action, known: Mapping[str, str]) -> str:
+    """``action`` as its player reads it: a token by where it lies (``monk Germania
+    Gallia``, ``reveal Italia#2``), a region card of the seat's own by the region it names
+    (``protect Gallia King``; ``known``: what the seat alone knows). Any other reader sees
+    its region cards as handles. The names are a way to type a listed move
+    (``pbem.play.naming``); what is signed is ``format_action``, with the handles."""
+    cards = card_names(s, seat, known)
+
+    def name(kind: str, value: str) -> str:
+        return token_name(s, value) if kind == "token" else cards.get(value, value)
+
+    return format_action(action, name)
 
 
 def help_text(s: State, seat: int) -> str:
@@ -177,8 +244,13 @@ def help_text(s: State, seat: int) -> str:
     if not examples:
         return "Nothing is awaited from you now."
     lines = [
-        f"{USAGE[verb][0]:<28} {USAGE[verb][1]}; e.g. {format_action(example)}"
+        f"{USAGE[verb][0]:<28} {USAGE[verb][1]}; e.g. {named(s, seat, example, {})}"
         for verb, example in examples.items()
     ]
-    lines.append("Regions and cards may be shortened (plague Germ); one action at a time.")
+    lines.append(
+        "Regions and cards may be shortened (plague Germ); a token is named by its region "
+        "(Germania#2 where it holds several), a region card of yours by its region "
+        "(protect Gallia King), or either by its handle (tokens/7, regions/4); one action "
+        "at a time."
+    )
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
+from pbem.format.i18n import N_
 from pbem.format.words import plural
 from pbem.games.rattus import data, diplomats, regiondeck
 from pbem.games.rattus.abilities import MAX_TOKENS
@@ -28,7 +29,7 @@ from pbem.ruleset.rules import RulesError
 
 def arrive(s: State, name: str) -> None:
     """T-5 C.2–3: a plague region without tokens ends the turn's plague; otherwise 1 new
-    token (2 if it holds 2 or 3) spreads to its neighbours, as many as fit (R-5.3)."""
+    token (2 if it holds 2 or 3) spreads to its neighbours, as many as fit (rulings T-5.C)."""
     plague_region = region(s, name)
     if not plague_region.tokens:
         return
@@ -61,14 +62,22 @@ def do_spread(s: State, action: Spread) -> None:
     assert spreading is not None
     if len(action.regions) != spreading.count:
         count = plural(spreading.count, "new token")
-        raise RulesError(f"T-5 C.3: place {count}, one region for each")
+        raise RulesError(N_("T-5 C.3: place {count}, one region for each").format(count=count))
     room = _room(s, spreading.region)
     for name in sorted(set(action.regions)):
         region(s, name)
         if not board_of(s).adjacent(spreading.region, name):
-            raise RulesError(f"T-5 C.3: {name} is not a neighbour of {spreading.region}")
+            raise RulesError(
+                N_("T-5 C.3: {name} is not a neighbour of {region}").format(
+                    name=name, region=spreading.region
+                )
+            )
         if action.regions.count(name) > room.get(name, 0):
-            raise RulesError(f"T-5 C.3: {name} would hold more than {MAX_TOKENS} tokens")
+            raise RulesError(
+                N_("T-5 C.3: {name} would hold more than {max_tokens} tokens").format(
+                    name=name, max_tokens=MAX_TOKENS
+                )
+            )
     for name in action.regions:
         region(s, name).tokens.append(s.token_supply.pop(0))
     s.spread = None
@@ -93,7 +102,11 @@ def do_choose_token(s: State, action: RevealToken) -> None:
     """T-7: the player on turn picks the token to reveal next [ruling], one at a time."""
     assert s.resolution is not None
     if action.token not in region(s, s.resolution.region).tokens:
-        raise RulesError(f"T-7: {action.token} is not a token of {s.resolution.region}")
+        raise RulesError(
+            N_("T-7: {token} is not a token of {region}").format(
+                token=action.token, region=s.resolution.region
+            )
+        )
     s.resolution.next = action.token
 
 
@@ -104,9 +117,13 @@ def reveal_face(s: State, handle: str, face_id: str) -> None:
     assert resolution is not None and resolution.next == handle
     face = faces_of(s).get(face_id)
     if face is None:
-        raise RulesError(f"T-7: {face_id!r} is not a rat token")
+        raise RulesError(N_("T-7: {face_id!r} is not a rat token").format(face_id=face_id))
     if face.start != handle.startswith("start/") or any(t.face == face_id for t in s.revealed):
-        raise RulesError(f"T-7: {face_id} cannot be the face of {handle}")
+        raise RulesError(
+            N_("T-7: {face_id} cannot be the face of {handle}").format(
+                face_id=face_id, handle=handle
+            )
+        )
     resolution.next, resolution.token, resolution.face = None, handle, face_id
 
 

@@ -2,7 +2,7 @@
 
 After a token breaks out, the players it hits through a class icon may play region cards
 before the hits apply. The public state cannot see a hand, so the rules ask every player
-who holds a region card and whom a card could save a cube (R-7.3); they answer at once,
+who holds a region card and whom a card could save a cube (rulings T-7.3); they answer at once,
 each with the cards they play and the class card each protects, or with none. The played
 cards are then revealed to everyone, and everyone checks that each shows the protected
 class's icon or "?": a card that does not is refused, naming the seat. Before signing, a
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from itertools import combinations, permutations
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import data, plague, regiondeck
 from pbem.games.rattus.actions import Protect, Use
 from pbem.games.rattus.state import PlayedCard, State, africa, faces_of, region
@@ -56,7 +57,7 @@ def decision(s: State) -> Parallel:
 
 def actions(s: State, seat: int) -> Iterator[Protect]:
     """Every set of region cards ``seat`` could play, judged on public information: each
-    card from its hand, each protecting a different class card hit now (R-7.3)."""
+    card from its hand, each protecting a different class card hit now (rulings T-7.3)."""
     hand = africa(s).hands[seat]
     hit = plague.cards_hit(s)[seat]
     for k in range(min(len(hand), len(hit)) + 1):
@@ -72,20 +73,27 @@ def check(s: State, seat: int, action: Protect) -> None:
     resolution = s.resolution
     assert resolution is not None
     if seat not in resolution.asked:
-        raise RulesError(f"T-7.3: seat {seat} is not asked to play region cards now")
+        raise RulesError(
+            N_("T-7.3: seat {seat} is not asked to play region cards now").format(seat=seat)
+        )
     hand = africa(s).hands[seat]
     hit = plague.cards_hit(s)[seat]
     cards = [u.card for u in action.uses]
     classes = [u.protects for u in action.uses]
     if len(set(cards)) != len(cards) or len(set(classes)) != len(classes):
-        raise RulesError("T-7.3: each region card protects one class card, each class card once")
+        raise RulesError(
+            N_("T-7.3: each region card protects one class card, each class card once")
+        )
     for use in action.uses:
         if use.card not in hand:
-            raise RulesError(f"T-7.3: {use.card} is not a region card in your hand")
+            raise RulesError(
+                N_("T-7.3: {card} is not a region card in your hand").format(card=use.card)
+            )
         if use.protects not in hit:
             raise RulesError(
-                f"T-7.3: the token does not hit your {use.protects} through its icon "
-                f"(hit: {', '.join(hit) or 'none'})"
+                N_(
+                    "T-7.3: the token does not hit your {card} through its icon (hit: {hit})"
+                ).format(card=use.protects, hit=", ".join(hit) or "none")
             )
 
 
@@ -101,9 +109,18 @@ def _shows(card: data.RegionCard, use: Use, who: str) -> None:
     icon = data.icons()[use.protects]
     if not regiondeck.shows(card, icon):
         raise RulesError(
-            f"T-7.3: {who} played {use.card} ({card.id}, {card.region}: "
-            f"{' '.join(card.icons)}) to protect the {use.protects}, but it shows neither "
-            f"{icon} nor ?"
+            N_(
+                "T-7.3: {who} played {card} ({id}, {region}: {icons}) to protect the "
+                "{protects}, but it shows neither {icon} nor ?"
+            ).format(
+                who=who,
+                card=use.card,
+                id=card.id,
+                region=card.region,
+                icons=" ".join(card.icons),
+                protects=use.protects,
+                icon=icon,
+            )
         )
 
 
@@ -112,7 +129,7 @@ def apply(s: State, chosen: Mapping[int, Protect]) -> None:
     resolution = s.resolution
     assert resolution is not None
     if sorted(chosen) != resolution.asked:
-        raise RulesError("T-7.3: every player asked answers, and only they")
+        raise RulesError(N_("T-7.3: every player asked answers, and only they"))
     for seat, action in sorted(chosen.items()):
         check(s, seat, action)
     table = africa(s)

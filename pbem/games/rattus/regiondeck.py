@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import data
 from pbem.games.rattus.state import Africa, CardDraw, State, africa, board_of
 from pbem.ruleset.rules import Reshuffle, Reveal, RulesError
@@ -63,7 +64,11 @@ def can_draw(s: State) -> bool:
 def start_draw(s: State, ability: Literal["Astronomer", "Explorer"]) -> None:
     """Begin drawing 3 cards for an ability."""
     if not can_draw(s):
-        raise RulesError(f"{ability}: no region card is left to draw (all are in hands)")
+        raise RulesError(
+            N_("{ability}: no region card is left to draw (all are in hands)").format(
+                ability=ability
+            )
+        )
     africa(s).draw = CardDraw(ability=ability)
     _fill(s)
 
@@ -86,7 +91,7 @@ def reshuffling(s: State) -> Reshuffle:
 def reshuffled(s: State, done: Reshuffle) -> None:
     """The discards are a new face-down deck under the old one's rest; then draw."""
     if done != reshuffling(s):
-        raise RulesError("T-6: this reshuffle of the region discards was not awaited")
+        raise RulesError(N_("T-6: this reshuffle of the region discards was not awaited"))
     table = africa(s)
     table.deck += [f"{done.deck}/{i}" for i in range(len(done.items))]
     table.discards = []
@@ -98,14 +103,16 @@ def face(s: State, face_id: str) -> data.RegionCard:
     """A publicly revealed region card, checked to be a card of this game."""
     card = data.region_cards().get(face_id)
     if card is None or card.region not in board_of(s).regions:
-        raise RulesError(f"T-3.5: {face_id!r} is not a region card of this game")
+        raise RulesError(
+            N_("T-3.5: {face_id!r} is not a region card of this game").format(face_id=face_id)
+        )
     return card
 
 
 def faces_of(s: State, handles: list[str], faces: Mapping[str, str]) -> list[str]:
     """The revealed ids of ``handles``, in their order, each checked."""
     if any(h not in faces for h in handles):
-        raise RulesError("T-4: a public reveal of region cards needs every face")
+        raise RulesError(N_("T-4: a public reveal of region cards needs every face"))
     return [face(s, faces[h]).id for h in handles]
 
 

@@ -4,7 +4,7 @@ The engine seals and shuffles the token decks (and, with Africanus, the region c
 before the rules see them, so a handle's position in its deck is already random: one
 starting handle goes to each region in use by position, and hands are dealt by position,
 with no draw. The setup draw then picks the plague's region and the start player, mixes the
-supply (RULINGS.md, R-3) and, with Africanus, the class cards in play unless the creator
+supply (RULINGS.md, T-3) and, with Africanus, the class cards in play unless the creator
 listed them (T-2).
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.crypto.randomness import Rng
+from pbem.format.i18n import N_
 from pbem.games.rattus import data, diplomats, regiondeck
 from pbem.games.rattus.actions import Place
 from pbem.games.rattus.africanus import CARAVAN, SULTAN
@@ -68,10 +69,14 @@ def class_names(words: list[str]) -> list[str]:
     for word in words:
         found = [n for n in known if n.lower().startswith(word.strip().lower())]
         if len(found) != 1 or not word.strip():
-            raise RulesError(f"T-2: {word!r} names no one class card ({', '.join(known)})")
+            raise RulesError(
+                N_("T-2: {word!r} names no one class card ({known})").format(
+                    word=word, known=", ".join(known)
+                )
+            )
         chosen += found
     if len(set(chosen)) != len(chosen):
-        raise RulesError("T-2: a class card is listed twice")
+        raise RulesError(N_("T-2: a class card is listed twice"))
     return [n for n in known if n in chosen]
 
 
@@ -80,13 +85,15 @@ def check_classes(options: Options, seats: int) -> None:
     if options.classes is None:
         return
     if not options.africanus:
-        raise RulesError("T-2: classes are chosen only with the Africanus expansion")
+        raise RulesError(N_("T-2: classes are chosen only with the Africanus expansion"))
     if class_names(options.classes) != options.classes:
-        raise RulesError("T-2: the class cards must be listed by name in the data file's order")
+        raise RulesError(N_("T-2: the class cards must be listed by name in the data file's order"))
     want = class_count(seats)
     if len(options.classes) != want:
         raise RulesError(
-            f"T-2: {seats} players play with {want} class cards, not {len(options.classes)}"
+            N_("T-2: {seats} players play with {want} class cards, not {listed}").format(
+                seats=seats, want=want, listed=len(options.classes)
+            )
         )
 
 
@@ -98,7 +105,11 @@ def initial_state(options: Options, seats: int) -> State:
     decks = sealed_decks(options, seats)
     start = [f"start/{i}" for i in range(len(decks["start"]))]
     if len(start) < len(regions):
-        raise RulesError(f"T-3.3: {len(start)} starting tokens for {len(regions)} regions")
+        raise RulesError(
+            N_("T-3.3: {tokens} starting tokens for {regions} regions").format(
+                tokens=len(start), regions=len(regions)
+            )
+        )
     s = State(
         options=options,
         seats=seats,
@@ -130,7 +141,7 @@ def _deal_classes(s: State, names: list[str]) -> None:
 def draw_setup(s: State, rng: Rng) -> None:
     """T-2, T-3.4 and T-3.7: the setup draw. The leftover starting handles sit at known
     places in the supply; a public permutation mixes them in, so that they are removed and
-    drawn like any other token (R-3). Then the first tokens of the supply are removed
+    drawn like any other token (rulings T-3). Then the first tokens of the supply are removed
     unseen, and with Africanus the class cards are drawn unless the creator listed them."""
     n = s.seats
     s.plague = rng.choice(board_of(s).regions)

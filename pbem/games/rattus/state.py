@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import data
 from pbem.ruleset.rules import Model, Result, RulesError
 
@@ -190,7 +191,7 @@ def faces_of(s: State) -> Mapping[str, data.TokenFace]:
 def africa(s: State) -> Africa:
     """The Africanus part of the table; only rules of the expansion ask for it."""
     if s.africa is None:
-        raise RulesError("T-2: this needs the Africanus expansion")
+        raise RulesError(N_("T-2: this needs the Africanus expansion"))
     return s.africa
 
 
@@ -198,14 +199,14 @@ def region(s: State, name: str) -> RegionState:
     for r in s.regions:
         if r.name == name:
             return r
-    raise RulesError(f"T-1: {name} is not a region in use in this game")
+    raise RulesError(N_("T-1: {name} is not a region in use in this game").format(name=name))
 
 
 def holder(s: State, card: str) -> int | None:
     for c in s.cards:
         if c.name == card:
             return c.holder
-    raise RulesError(f"T-2: {card} is not a class card in play")
+    raise RulesError(N_("T-2: {card} is not a class card in play").format(card=card))
 
 
 def cards_of(s: State, seat: int) -> list[str]:
@@ -229,7 +230,11 @@ def mark_used(s: State, card: str) -> None:
 def spend(s: State, seat: int, card: str, section: str) -> None:
     """Use ``card``'s ability now, refusing if ``seat`` cannot (T-5: once a turn)."""
     if not can_use(s, seat, card):
-        raise RulesError(f"{section}: you do not hold the {card}, or used it this turn")
+        raise RulesError(
+            N_("{section}: you do not hold the {card}, or used it this turn").format(
+                section=section, card=card
+            )
+        )
     mark_used(s, card)
 
 
@@ -237,7 +242,41 @@ def token_region(s: State, handle: str) -> RegionState:
     for r in s.regions:
         if handle in r.tokens:
             return r
-    raise RulesError(f"T-4: token {handle} is not on the board")
+    raise RulesError(N_("T-4: token {handle} is not on the board").format(handle=handle))
+
+
+def token_name(s: State, handle: str) -> str:
+    """A face-down token as players call it: by the region it lies in, numbered in the
+    order the tokens came there when the region holds several (``Germania#2``); the handle
+    when it is not on the board. Names are for reading and typing only: the notation that
+    is signed keeps the handle."""
+    region = next((r for r in s.regions if handle in r.tokens), None)
+    if region is None:
+        return handle
+    if len(region.tokens) == 1:
+        return region.name
+    return f"{region.name}#{region.tokens.index(handle) + 1}"
+
+
+def card_names(s: State, seat: int, known: Mapping[str, str]) -> dict[str, str]:
+    """The region cards ``seat`` holds or has just drawn as the Astronomer, by the region
+    each names (``known``: the faces opened to the seat alone), numbered in hand order
+    when two name the same region (``Gallia#1``, ``Gallia#2``). Nobody else knows these
+    names: only the holder's own ``pbem`` can read them."""
+    if s.africa is None:
+        return {}
+    pool = list(s.africa.hands[seat])
+    draw = s.africa.draw
+    if draw is not None and draw.ability == "Astronomer" and s.active == seat:
+        pool += [h for h in draw.cards if h not in pool]
+    cards = data.region_cards()
+    regions = {h: cards[known[h]].region for h in pool if known.get(h) in cards}
+    counts = {r: list(regions.values()).count(r) for r in regions.values()}
+    names: dict[str, str] = {}
+    for handle, region in regions.items():
+        same = [h for h in regions if regions[h] == region]
+        names[handle] = region if counts[region] == 1 else f"{region}#{same.index(handle) + 1}"
+    return names
 
 
 def board_tokens(s: State) -> list[str]:

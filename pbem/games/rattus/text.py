@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pbem.format.words import plural
 from pbem.games.rattus import data, diplomats, topics, turn
 from pbem.games.rattus.abilities import PEASANT
-from pbem.games.rattus.state import State, africa, cards_of, faces_of, token_region
+from pbem.games.rattus.state import State, africa, cards_of, faces_of, token_name
 from pbem.ruleset.rulebook import lookup_hint
 from pbem.ruleset.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
 
@@ -49,7 +49,7 @@ def prompt(s: State, stage: str) -> str:
         return "T-5: " + "".join(f"{step}, " for step in todo) + "then move the plague"
     if stage == "witch":
         assert s.witch is not None
-        looked = " and ".join(f"{t} ({token_region(s, t).name})" for t in s.witch.tokens)
+        looked = " and ".join(f"the token {token_name(s, t)}" for t in s.witch.tokens)
         return f"T-6.5: you looked at {looked}: swap or keep"
     if stage == "spread":
         assert s.spread is not None
@@ -145,7 +145,10 @@ def _africa(s: State, names: list[str]) -> list[str]:
             f"for the {p.protects}"
             for p in s.resolution.played
         )
-        lines.append(f"Played in {s.resolution.region}: {played}")
+        lines.append(
+            f"Played in {s.resolution.region}: {played} (no hit through a protected class "
+            "card for the rest of this region, T-7.3)"
+        )
     if table.shown is not None:
         for name, hand in zip(names, table.shown, strict=True):
             lines.append(f"{name} showed: " + (", ".join(_card(f) for f in hand) or "nothing"))
@@ -160,7 +163,7 @@ def _awaited(s: State, names: list[str], awaited: Decision, stage: str) -> str:
         return f"Awaiting {who}: {awaited.prompt}"
     if isinstance(awaited, Reveal):
         tokens = awaited.items if stage in ("look", "reveal") else []
-        where = ", ".join(f"{t} in {token_region(s, t).name}" for t in tokens)
+        where = ", ".join(f"the token {token_name(s, t)}" for t in tokens)
         what = REVEALS[stage].format(
             to=names[awaited.to] if awaited.to is not None else "", where=where
         )
@@ -191,6 +194,7 @@ def private(s: State, seat: int, known: Mapping[str, str]) -> str:
         face = faces_of(s).get(face_id)
         if face is None:
             continue
-        where = next((f"in {r.name}" for r in s.regions if handle in r.tokens), "revealed")
-        lines.append(f"{handle} ({where}): {topics.face_effect(face.id)}")
+        on_board = any(handle in r.tokens for r in s.regions)
+        where = f"token {token_name(s, handle)} ({handle})" if on_board else f"{handle} (revealed)"
+        lines.append(f"{where}: {topics.face_effect(face.id)}")
     return "\n".join(lines)

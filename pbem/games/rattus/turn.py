@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import abilities, plague
 from pbem.games.rattus.abilities import KNIGHT, PEASANT
 from pbem.games.rattus.actions import Action, Peasant, Place, Plague, Take
@@ -65,7 +66,7 @@ def placements(s: State, seat: int) -> Iterator[Place | Peasant]:
 
 
 def must_place(s: State, seat: int) -> bool:
-    """B is mandatory when a legal region exists [ruling], judged when C begins (R-5)."""
+    """B is mandatory when a legal region exists [ruling], judged when C begins (rulings T-5)."""
     return next(placements(s, seat), None) is not None
 
 
@@ -85,9 +86,9 @@ def plague_paths(s: State, seat: int) -> Iterator[Plague]:
 def do_take(s: State, seat: int, action: Take) -> None:
     """T-5 A: one card a turn, from the supply or from another player."""
     if s.progress.took:
-        raise RulesError("T-5 A: you have already taken a class card this turn")
+        raise RulesError(N_("T-5 A: you have already taken a class card this turn"))
     if holder(s, action.card) == seat:
-        raise RulesError(f"T-5 A: you already hold the {action.card}")
+        raise RulesError(N_("T-5 A: you already hold the {card}").format(card=action.card))
     for card in s.cards:
         if card.name == action.card:
             card.holder = seat
@@ -98,18 +99,22 @@ def do_place(s: State, seat: int, action: Place | Peasant) -> None:
     """T-5 B: as many cubes as the region has tokens (all you have left if fewer); with the
     Peasant one more, and a region without tokens may be chosen (T-6.1)."""
     if s.progress.placed:
-        raise RulesError("T-5 B: you have already placed cubes this turn")
+        raise RulesError(N_("T-5 B: you have already placed cubes this turn"))
     if s.cube_supply[seat] == 0:
-        raise RulesError("T-5 B: you have no cubes left to place")
+        raise RulesError(N_("T-5 B: you have no cubes left to place"))
     target = region(s, action.region)
     extra = 0
     if isinstance(action, Peasant):
         if not can_use(s, seat, PEASANT):
-            raise RulesError("T-6.1: you do not hold the Peasant, or used it this turn")
+            raise RulesError(N_("T-6.1: you do not hold the Peasant, or used it this turn"))
         mark_used(s, PEASANT)
         extra = 1
     elif not target.tokens:
-        raise RulesError(f"T-5 B: {target.name} has no rat tokens (only the Peasant allows it)")
+        raise RulesError(
+            N_("T-5 B: {target} has no rat tokens (only the Peasant allows it)").format(
+                target=target.name
+            )
+        )
     count = min(len(target.tokens) + extra, s.cube_supply[seat])
     target.cubes[seat] += count
     s.cube_supply[seat] -= count
@@ -120,23 +125,29 @@ def do_plague(s: State, seat: int, action: Plague) -> None:
     """T-5 C.1: move the plague to a neighbour (the Knight: up to 2 or 3 steps, ending
     elsewhere than it began, T-6.4); then spread and resolve there."""
     if must_place(s, seat):
-        raise RulesError("T-5 B: place your cubes before moving the plague (C comes last)")
+        raise RulesError(N_("T-5 B: place your cubes before moving the plague (C comes last)"))
     start = s.plague
     assert start is not None
     steps = plague_steps(s, seat)
     if not 1 <= len(action.path) <= steps:
         raise RulesError(
-            f"T-5 C.1: the plague moves 1 step (up to {knight_steps(s)} with the Knight, T-6.4)"
+            N_("T-5 C.1: the plague moves 1 step (up to {steps} with the Knight, T-6.4)").format(
+                steps=knight_steps(s)
+            )
         )
     b = board_of(s)
     here = start
     for step in action.path:
         region(s, step)
         if not b.adjacent(here, step):
-            raise RulesError(f"T-5 C.1: {step} is not a neighbour of {here}")
+            raise RulesError(
+                N_("T-5 C.1: {step} is not a neighbour of {here}").format(step=step, here=here)
+            )
         here = step
     if here == start:
-        raise RulesError(f"T-6.4: the plague must end in another region than {start}")
+        raise RulesError(
+            N_("T-6.4: the plague must end in another region than {start}").format(start=start)
+        )
     if len(action.path) > 1:
         mark_used(s, KNIGHT)
     s.plague = here

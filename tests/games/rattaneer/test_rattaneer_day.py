@@ -426,3 +426,28 @@ def test_turn_prompt_names_the_choice(rules, table, reveal):
     decision = rules.pending(state)
     assert isinstance(decision, Turn) and decision.seat == 0
     assert "Tavern" in decision.prompt and "R-6.2" in decision.prompt
+
+
+def test_the_log_says_the_farm_coin_apart_from_a_purchase(table, reveal):
+    # the step that pays the Farm's coin may be a Tavern purchase; the
+    # log says both (a net -1 read as a wrong price, issue 32).
+    from pbem.games.rattaneer.consequences import consequences
+
+    before = reveal(
+        quiet(table(4)),
+        {
+            0: "pirates 1 2, henchmen X",
+            1: "pirates 1 2, henchmen X",
+            2: "pirates 3 4, henchmen X",
+            3: "pirates 7 8, henchmen X",
+        },
+    )
+    before = before.model_copy(update={"farm": [0, 3, 3]})
+    players = list(before.players)
+    players[0] = players[0].model_copy(update={"coins": players[0].coins - 2 + 1})
+    players[3] = players[3].model_copy(update={"coins": players[3].coins + 2})
+    after = before.model_copy(update={"farm": [], "players": players})
+    lines = consequences(before, after, ["a", "b", "c", "d"])
+    now_a, now_d = players[0].coins, players[3].coins
+    assert f"a: -2 coins, +1 coin from the Farm (R-6.6) (now {now_a})" in lines
+    assert f"d: +2 coins from the Farm (R-6.6) (now {now_d})" in lines

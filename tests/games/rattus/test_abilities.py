@@ -51,7 +51,7 @@ def test_peasant_needs_the_card() -> None:
 
 
 def test_holding_the_peasant_makes_placement_mandatory() -> None:
-    # T-5 B [ruling], RULINGS R-5: with the Peasant a legal region always exists.
+    # T-5 B [ruling], rulings T-5: with the Peasant a legal region always exists.
     t = table(cards={"Peasant": 0})
     with pytest.raises(RulesError, match="place your cubes before"):
         t.act("plague Italia")
@@ -183,7 +183,7 @@ def test_witch_pending_reveal_is_private_to_the_holder() -> None:
 
 
 def test_witch_in_one_region_asks_no_swap() -> None:
-    # T-6.5, RULINGS: swapping within one region changes nothing, so no question.
+    # T-6.5, rulings T-6.5: swapping within one region changes nothing, so no question.
     t = table(tokens={"Gallia": [T0, T1], "Italia": [T2]}, cards={"Witch": 0})
     t.act("witch tokens/0 tokens/1")
     assert t.state.witch is None and t.private == [(0, [T0, T1])]

@@ -35,7 +35,7 @@ def test_astronomer_draws_three_privately_keeps_one_and_discards_two_face_up() -
 
 
 def test_astronomer_keeps_the_only_card_left_without_a_question() -> None:
-    # T-6.7: fewer cards than 3 and no discards: draw what there is.
+    # T-6.7 [rulings T-6]: fewer cards than 3 and no discards: draw what there is.
     others = regiondeck.card_ids(3)[1:]
     t = africa_table(cards={"Astronomer": 0}, hands={1: others})
     t.act("astronomer")
@@ -104,7 +104,8 @@ def test_explorer_may_place_no_cube() -> None:
 
 
 def test_explorer_with_one_region_named_still_asks() -> None:
-    # T-6.8, R-0: three Anglia cards leave two answers, Anglia or none: still a question.
+    # T-6.8, rulings on one answer: three Anglia cards leave two answers, Anglia or none:
+    # still a question.
     anglia = ["RC01", "RC18", "RC35"]
     t = africa_table(
         cards={"Explorer": 0},
@@ -121,7 +122,7 @@ def test_explorer_with_one_region_named_still_asks() -> None:
 
 
 def test_explorer_needs_a_cube_to_place() -> None:
-    # T-6.8: with no cube left the ability has nothing to do.
+    # T-6.8 [rulings T-6.8]: with no cube left the ability has nothing to do.
     t = africa_table(cards={"Explorer": 0}, cubes={"Anglia": [20, 0, 0]})
     with pytest.raises(RulesError, match="no cube left"):
         t.act("explorer")

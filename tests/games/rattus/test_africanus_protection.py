@@ -144,14 +144,14 @@ def test_only_players_who_could_protect_themselves_are_asked_all_at_once() -> No
 def test_nobody_is_asked_when_it_cannot_matter(
     cubes: list[int], hands: dict[int, list[str]], why: str
 ) -> None:
-    # T-7.3: no question when no card could change anything.
+    # T-7.3 [rulings T-7.3]: no question when no card could change anything.
     t = plague_on_italia({"tokens/0": MAGIC_ROYALTY}, cubes, {"Witch": 0}, hands)
     assert not isinstance(t.decision, Parallel), why
     assert t.state.revealed[0].face == MAGIC_ROYALTY
 
 
 def test_a_player_losing_everything_to_m_and_a_is_not_asked() -> None:
-    # T-7.3: one cube, taken by A anyway: the card could save nothing.
+    # T-7.3 [rulings T-7.3]: one cube, taken by A anyway: the card could save nothing.
     t = plague_on_italia({"tokens/0": MAGIC_M_A}, [1, 2, 0], {"Witch": 0}, {0: [BULGARIA_WILD]})
     assert not isinstance(t.decision, Parallel)
     assert t.state.revealed[0].losses == [1, 2, 0]

@@ -162,7 +162,7 @@ def test_diplomats_only_with_the_sultan() -> None:
 
 
 def test_the_caravan_is_placed_after_the_starting_cubes_by_the_last_player() -> None:
-    # T-3.9: the player who plays last in a round (right of the start player) puts
+    # T-3.9 [rulings T-3.9]: the player who plays last in a round (right of the start player) puts
     # the caravan into any region; then the start player begins.
     table = Table.new(4, 3, options(True, "Peasant,Monk,Witch,King,Sultan,Caravan"))
     while table.state.phase == "start":

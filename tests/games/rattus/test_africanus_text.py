@@ -128,6 +128,8 @@ def test_render_text_of_a_reaction_and_of_the_cards_played() -> None:
     )
     text = RULES.render_text(s, NAMES[:3])
     assert "Played in Italia: Alice regions/0 for the Witch" in text
+    # Issue 32: what a played card does, where it is shown.
+    assert "(no hit through a protected class card for the rest of this region, T-7.3)" in text
     assert text.endswith(
         "shares to reveal the region cards played (T-7.3)\nRules: pbem rules rattus T-7.3"
     )

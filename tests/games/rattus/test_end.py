@@ -95,7 +95,7 @@ def test_final_round_allows_abilities_only() -> None:
 
 
 def test_knight_and_peasant_do_nothing_in_the_final_round() -> None:
-    # T-9.2, RULINGS: a player holding only the Knight and the Peasant is not asked.
+    # T-9.2, rulings T-9.2: a player holding only the Knight and the Peasant is not asked.
     t = placed(supply=[], cards={"Knight": 2, "Peasant": 2, "Monk": 1}, tokens={"Italia": [T0]})
     t.act("plague Hispania")
     assert seats_asked(t) == [1]
@@ -103,7 +103,7 @@ def test_knight_and_peasant_do_nothing_in_the_final_round() -> None:
 
 def test_final_plague_resolves_every_region_in_the_triggers_order() -> None:
     # T-9.3: every region with tokens, no spreading, in the trigger player's order; a region
-    # without cubes has nothing to resolve (RULINGS) and keeps its token face down.
+    # without cubes has nothing to resolve (rulings T-9.3) and keeps its token face down.
     t = placed(
         {T0: DIES, T1: MOST},
         supply=[],

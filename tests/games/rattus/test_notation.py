@@ -61,7 +61,8 @@ def test_optional_choices_read_none() -> None:
         ("place Russia", "unknown region"),
         ("take K", "ambiguous class card"),
         ("merchant Gallia Italia many", "expected a number"),
-        ("monk Gallia Italia", "expected a token"),
+        ("monk Gallia Italia", "expected a token, and no token lies in Gallia"),
+        ("monk Atlantis Italia", "expected a token: its region"),
         ("plague", "usage: plague"),
     ],
 )
@@ -136,7 +137,7 @@ def test_render_private_shows_what_the_witch_saw() -> None:
     ((seat, items),) = t.private
     text = RULES.render_private(t.state, seat, {h: faces[h] for h in items})
     assert [line.split(": breaks out")[0] for line in text.splitlines()] == [
-        f"tokens/0 (in Italia): {faces['tokens/0']}, threshold 1, bourgeoisie A",
-        f"tokens/2 (in Gallia): {faces['tokens/2']}, threshold 2, royalty",
+        f"token Italia (tokens/0): {faces['tokens/0']}, threshold 1, bourgeoisie A",
+        f"token Gallia (tokens/2): {faces['tokens/2']}, threshold 2, royalty",
     ]
     assert "royalty: hits the holder of the King" in text  # issue 32 item 4: what it does

@@ -115,7 +115,7 @@ def test_setup_draw_removes_tokens_unseen(seats: int, removed: int) -> None:
 
 
 def test_leftover_starting_tokens_are_mixed_into_the_supply() -> None:
-    # T-3.3/3.4, RULINGS R-3: a leftover starting token may be removed or drawn at any point.
+    # T-3.3/3.4, rulings T-3: a leftover starting token may be removed or drawn at any point.
     removed, first = Counter[str](), Counter[bool]()
     for seed in range(40):
         s = RULES.resolve_chance(RULES.setup(OPTIONS, 2), rng(seed))

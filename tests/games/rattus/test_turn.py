@@ -133,7 +133,8 @@ def test_only_the_active_player_acts() -> None:
 
 
 def test_forced_plague_move_is_made_without_a_question() -> None:
-    # RULINGS R-0: with one legal action left, the rules play it. No region has tokens, so
+    # Rulings on one answer: with one legal action left, the rules play it. No region has
+    # tokens, so
     # there is no placement; after the King, Turcia's one neighbour is the only move left.
     t = table(plague="Turcia", cubes={"Bulgaria": [1, 0, 0]})
     t.act("take King")
