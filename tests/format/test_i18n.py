@@ -19,6 +19,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from pbem.cli import helptexts
 from pbem.format.i18n import CATALOGS, DOMAIN, LOCALE_DIR, from_environment, normalize, resolve
 from tests.conftest import ROOT
 
@@ -38,7 +39,7 @@ def extracted() -> set[str]:
             root, keywords={"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
         ):
             ids.add(message[0] if isinstance(message, tuple) else message)
-    return ids
+    return ids | set(helptexts.texts())  # the commands' help, walked (babel.cfg's clihelp)
 
 
 def placeholders(text: str) -> set[str]:
