@@ -152,6 +152,9 @@ def localize(text: str) -> str:
     message itself, a path never is) and its rest localized; else it stays English."""
     if _lang == ENGLISH or not text:
         return text
+    body = text.lstrip(" ")
+    if body != text:  # an indented line (a log's consequences): the indent stays as it is
+        return text[: len(text) - len(body)] + localize(body)
     direct = _active.gettext(text)
     if direct != text:
         return direct
@@ -162,12 +165,25 @@ def localize(text: str) -> str:
         found = pattern.fullmatch(text)
         if found:
             values = {k: localize(v) for k, v in found.groupdict().items()}
+            if _spans_a_head(found, values):
+                continue
             return _FIELD.sub(lambda m, values=values: values[m.group(1)], translated)
     first, semicolon, more = text.partition("; ")
     if semicolon:
         return f"{localize(first)}{semicolon}{localize(more)}"
     head, colon, rest = text.partition(": ")
     return f"{_active.gettext(head)}{colon}{localize(rest)}" if colon else text
+
+
+def _spans_a_head(found: re.Match[str], values: Mapping[str, str]) -> bool:
+    """Whether the match's leading value swallowed a ``NAME: `` head that is no message
+    (``erin: +1`` of ``erin: +1 cube on the board``): that line is a head and a message,
+    split below, not one message about ``erin: +1``. A leading value that is a message of
+    its own (a refusal quoted whole) is kept."""
+    for name, value in found.groupdict().items():
+        if found.start(name) == 0 and ": " in value and values[name] == value:
+            return True
+    return False
 
 
 def _local_moment(year: int, month: int, day: int, hour: int, minute: int) -> str:

@@ -45,6 +45,8 @@ def test_the_games_lines_are_in_the_readers_language(lang: str) -> None:  # T-7,
     stayed = [line for line in status.splitlines() if line.lstrip().startswith(ENGLISH_HEADS)]
     assert stayed == []
     assert "rat token in " not in log and "the plague moves to " not in log
+    assert " on the board (now " not in log  # `NAME: +1 cube on the board`: head and message
+    assert "the holder of" not in log
     for command in ("status", "log"):
         as_json = pbem(command, EXAMPLE, "--json").stdout
         assert pbem("--lang", lang, command, EXAMPLE, "--json").stdout == as_json
