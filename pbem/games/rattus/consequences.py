@@ -56,6 +56,8 @@ def _seat(before: State, after: State, seat: int) -> list[str]:
 
 
 def consequences(before: State, after: State, names: list[str]) -> list[str]:
+    """One line per change, each a message of its own after the seat's name (``bob: +1
+    cube in the palace``), so that every line reads whole in the reader's language."""
     lines = []
     for token in after.revealed[len(before.revealed) :]:
         lost = [f"{names[s]} {n}" for s, n in enumerate(token.losses) if n]
@@ -69,9 +71,7 @@ def consequences(before: State, after: State, names: list[str]) -> list[str]:
             said.format(region=token.region, lost=", ".join(lost), effect=face_effect(token.face))
         )
     for seat, name in enumerate(names):
-        parts = _seat(before, after, seat)
-        if parts:
-            lines.append(f"{name}: {', '.join(parts)}")
+        lines += [f"{name}: {part}" for part in _seat(before, after, seat)]
     if after.plague != before.plague and after.plague is not None and before.plague is not None:
         lines.append(N_("the plague moves to {region}").format(region=after.plague))
     return lines
