@@ -195,6 +195,15 @@ def seal_identity(identity: Identity, passphrase: str | None) -> KeyFile:
 # --------------------------------------------------------------------------- the keyring
 
 
+def _new_language(known: IdentityCard, card: IdentityCard) -> bool:
+    """Whether ``card`` is ``known`` with another language only (``pbem key lang``): the
+    same name, address and keys, and signed by those keys (a card with a language is)."""
+    same = ("name", "email", "sign_key", "box_key", "fingerprint")
+    return card.signature is not None and all(
+        getattr(known, key) == getattr(card, key) for key in same
+    )
+
+
 def _nfc(name: str) -> str:
     """A name as typed, or as a file system gives it back, in normal form NFC."""
     return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
@@ -474,6 +483,9 @@ class Keyring:
             same_name = own.name.lower() == card.name.lower()
             if own == card and not is_own:
                 return ImportResult(card, added=False)
+            if not is_own and _new_language(own, card):
+                self._ensure_dirs()  # the player's own word, signed: it replaces the card
+                return self._write_card(card, self.cards_dir / f"{own.name}.json")
             if is_own and (
                 same_name or own.sign_key == card.sign_key or own.box_key == card.box_key
             ):
@@ -503,7 +515,10 @@ class Keyring:
                     ).format(card=card.name, own=own.name)
                 )
         self._ensure_dirs()
-        target = self.cards_dir / f"{card.name}.json"
+        return self._write_card(card, self.cards_dir / f"{card.name}.json")
+
+    @staticmethod
+    def _write_card(card: IdentityCard, target: Path) -> ImportResult:
         try:
             atomic_write(target, pretty(card.model_dump()).encode("ascii"), mode=0o644)
         except OSError as exc:

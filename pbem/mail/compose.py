@@ -21,10 +21,12 @@ mail filter can file it away.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
 from functools import cache
+from pathlib import Path
 from typing import Any, Literal
 
 import jinja2
@@ -33,6 +35,7 @@ from pbem.crypto.notes import step_notes
 from pbem.format import i18n
 from pbem.format.bundle import REQUEST_TYPE, STEPS_TYPE, Request
 from pbem.format.card import IdentityCard
+from pbem.format.errors import PbemError
 from pbem.format.i18n import _, localize, ngettext, speaking
 from pbem.format.resources import resource_dir
 from pbem.ledger.awaiting import cosigners, describe_awaiting, needs_decision
@@ -189,25 +192,39 @@ def _recipients(
     return Recipients(awaited, others)
 
 
-def language_of(card: IdentityCard, default: str) -> str:
-    """The language a player reads pbem's mail in: their card's ``lang``, else
-    ``default`` (the sender's)."""
-    return card.lang or default
+def language_of(card: IdentityCard, default: str, known: Mapping[str, str] | None = None) -> str:
+    """The language a player reads pbem's mail in: the one their card in the sender's
+    keyring names (``known``, by signing key: a card they sent after the game began),
+    else the one their card in the game names, else ``default`` (the sender's)."""
+    return (known or {}).get(card.sign_key) or card.lang or default
 
 
-def by_language(recipients: Recipients, default: str) -> list[tuple[str, Recipients]]:
+def known_languages(home: Path) -> dict[str, str]:
+    """The languages the cards of the keyring at ``home`` name, by signing key (a keyring
+    that cannot be read names none: the cards in the game still do)."""
+    from pbem.crypto.keyring import Keyring
+
+    try:
+        return {c.sign_key: c.lang for c, _own in Keyring(home).list() if c.lang}
+    except PbemError:
+        return {}
+
+
+def by_language(
+    recipients: Recipients, default: str, known: Mapping[str, str] | None = None
+) -> list[tuple[str, Recipients]]:
     """The recipients in groups of one language each (``language_of``), ``default``'s
     group first, then in the order their languages first appear. Who is in To stays in
     To; a group of players in Cc only has them in To (a message needs readers)."""
     order = [default]
     for card in [*recipients.to, *recipients.cc]:
-        lang = language_of(card, default)
+        lang = language_of(card, default, known)
         if lang not in order:
             order.append(lang)
     groups = []
     for lang in order:
-        to = [c for c in recipients.to if language_of(c, default) == lang]
-        cc = [c for c in recipients.cc if language_of(c, default) == lang]
+        to = [c for c in recipients.to if language_of(c, default, known) == lang]
+        cc = [c for c in recipients.cc if language_of(c, default, known) == lang]
         if to or cc:
             groups.append((lang, Recipients(to, cc) if to else Recipients(cc, [])))
     return groups
@@ -324,6 +341,7 @@ def compose_all(
     *,
     after_mailed: bool = False,
     lang: str | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> list[EmailMessage]:
     """The messages to ``recipients``: one for each language they read (``by_language``;
     ``lang``, the sender's, by default: the language spoken now), each with subject and
@@ -332,7 +350,7 @@ def compose_all(
     attached = carried(head, recipients, full, since, after_mailed=after_mailed)
     return [
         compose(head, sender, group, smtp, full, since, attached=attached, lang=tongue)
-        for tongue, group in by_language(recipients, default)
+        for tongue, group in by_language(recipients, default, known)
     ]
 
 
@@ -430,8 +448,11 @@ def messages_for(
     if not recipients.to:
         return []
     sender = smtp.sender or formataddr((me.name, me.email))
+    known = known_languages(head.store.home)
     with head.store.reading():
-        return compose_all(head, sender, recipients, smtp, full, after_mailed=True, lang=me.lang)
+        return compose_all(
+            head, sender, recipients, smtp, full, after_mailed=True, lang=me.lang, known=known
+        )
 
 
 def request_for(request: Request, sender: str, to: list[str]) -> EmailMessage:
@@ -486,5 +507,5 @@ def answer_for(
             smtp,
             full=since is None,
             since=since,
-            lang=language_of(to, me.lang or i18n.current()),
+            lang=language_of(to, me.lang or i18n.current(), known_languages(head.store.home)),
         )

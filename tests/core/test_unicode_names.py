@@ -158,3 +158,20 @@ def test_a_language_needs_a_valid_value(ring: Keyring) -> None:
 def test_check_name_keeps_every_ascii_name() -> None:
     for name in ("a", "Alice_2", "bob.smith", "x-y", "9" * 64):
         assert check_name(name) == name
+
+
+def test_a_card_with_a_new_language_replaces_the_one_imported(tmp_path: Path) -> None:
+    """``pbem key lang`` makes a card that differs in its language only, signed by the
+    player: importing it replaces the card kept before; any other change is still refused."""
+    theirs, mine = Keyring(tmp_path / "theirs"), Keyring(tmp_path / "mine")
+    old = theirs.create("花子", "h@example.org", None).card
+    assert mine.import_card(old).added
+    new = theirs.set_lang("花子", "ja", None).card
+    assert mine.import_card(new).added and mine.card("花子") == new
+    assert not mine.import_card(new).added
+    other = Keyring(tmp_path / "other").create("花子", "h@example.org", None, "ja").card
+    with pytest.raises(Rejected, match="a different card named '花子'"):
+        mine.import_card(other)
+    unsigned = theirs.set_lang("花子", None, None).card
+    with pytest.raises(Rejected, match="a different card named '花子'"):
+        mine.import_card(unsigned)  # a card without a language says nothing new, signed

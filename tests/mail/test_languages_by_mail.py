@@ -154,3 +154,19 @@ def test_send_to_a_file_writes_one_file_per_language(
     assert first["Content-Language"] == "ja" and "いま待っているもの" in text(first)
     assert "当前等待" in text(second)  # Simplified, not Traditional
     assert attachments(first) == attachments(second)
+
+
+def test_a_language_named_after_the_game_began_is_used(
+    tmp_path: Path, smtp: Smtp, imap: Dovecot, certs: Certs
+) -> None:
+    """The game keeps the cards it began with; the card a player sends later, with a
+    language, is imported over the old one and names the language of their mail."""
+    alice, hanako, ming = players(tmp_path, smtp, imap, certs)
+    game = new_game([alice, ming], tmp_path, "guess", "rounds=1")
+    ming.run("key", "lang", "王小明", "zh-Hans")
+    ming.run("key", "export", "王小明", "-o", tmp_path / "new.card.json")
+    assert alice.json("key", "import", tmp_path / "new.card.json")["imported"] is True
+    alice.json("send", game)
+    (message,) = inbox(ming)
+    assert message["Content-Language"] == "zh-Hans" and "当前等待" in text(message)
+    del hanako
