@@ -414,21 +414,25 @@ def compose(
 
 def reminder_for(
     head: Head, me: IdentityCard, smtp: Smtp, text: str, exclude: frozenset[str] = frozenset()
-) -> EmailMessage | None:
+) -> list[EmailMessage]:
     """A reminder to the seats past their deadline (those still awaited, not the others of
-    the decision), with the steps they lack; or None."""
+    the decision), with the steps they lack: one message for each language they read
+    (``text``, English made from a marked message, in each); none when nobody is late."""
     pos = head.position
     late = [pos.cards[s] for s in pos.remaining() if s < len(pos.cards)]
     late = [c for c in late if c.sign_key != me.sign_key and c.sign_key not in exclude]
     if not late:
-        return None
-    recipients = Recipients(late, [])
-    message = compose(head, smtp.sender or formataddr((me.name, me.email)), recipients, smtp)
-    del message["Subject"]
-    message["X-Pbem-Reminder"] = "yes"  # a copy behind the recipient's gets what it lacks
-    pos = head.position
-    message["Subject"] = f"[pbem] {pos.rules.id} {short_id(pos.genesis.game)}: reminder: {text}"
-    return message
+        return []
+    sender = smtp.sender or formataddr((me.name, me.email))
+    known = known_languages(head.store.home)
+    messages = compose_all(head, sender, Recipients(late, []), smtp, lang=me.lang, known=known)
+    for message in messages:
+        del message["Subject"]
+        message["X-Pbem-Reminder"] = "yes"  # a copy behind the recipient's gets what it lacks
+        with speaking(str(message["Content-Language"])):
+            said = _("reminder: {text}").format(text=localize(text))
+        message["Subject"] = f"[pbem] {pos.rules.id} {short_id(pos.genesis.game)}: {said}"
+    return messages
 
 
 def messages_for(
