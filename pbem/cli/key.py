@@ -132,11 +132,14 @@ def list_command(as_json: bool) -> None:
             "create one with 'pbem key new NAME --email ADDRESS'"
         )
         return
-    width = max(len(card.label()) for card, _ in entries)
+    from pbem.cli.progress import columns  # names in CJK take two columns a character
+
+    width = max(columns(card.label()) for card, _ in entries)
     for card, own in entries:
         mark = "*" if own else " "
         kind = "yours" if own else "card"
-        click.echo(f"{mark} {card.label():<{width}}  {card.fingerprint}  ({kind})")
+        pad = " " * (width - columns(card.label()))
+        click.echo(f"{mark} {card.label()}{pad}  {card.fingerprint}  ({kind})")
 
 
 @key.command("export")
