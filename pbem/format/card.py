@@ -10,6 +10,7 @@ import base64
 import hashlib
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from cryptography.exceptions import InvalidSignature
@@ -364,7 +365,7 @@ class IdentityCard(BaseModel):
         sign_key: bytes,
         box_key: bytes,
         lang: str | None = None,
-        sign: Any = None,
+        sign: Callable[[bytes], bytes] | None = None,
     ) -> IdentityCard:
         """Build the card for raw public keys, computing the fingerprint; with ``lang``,
         signed by ``sign`` (the identity's signing function)."""
@@ -377,6 +378,8 @@ class IdentityCard(BaseModel):
         }
         if lang is None:
             return cls(**fields)
+        if sign is None:
+            raise ValueError("a card with a language is signed: give sign")
         fields["lang"] = check_lang(lang)
         message = CARD_DOMAIN + canonical(fields)
         return cls(**fields, signature=b64e(sign(message)))
