@@ -102,6 +102,8 @@ def test_send_writes_each_player_in_the_language_of_their_card(
     hanako.run("watch", "--once", "--as", "花子")
     later = inbox(ming)
     assert len(later) == 2 and later[1]["Content-Language"] == "zh-Hant"
+    assert later[1]["From"].addresses[0].display_name == "花子"  # RFC 2047 on the way
+    assert "=?utf-8?" in later[1].as_string().split("\n\n", 1)[0]  # the headers stay ASCII
     assert "第 1 步: 等待 王小明 加入" in later[1]["Subject"] and "目前等待" in text(later[1])
     # 王小明's join completes the joins: his watch mails alice, whose card names no
     # language, for her beacon, in his own language (the sender's).
