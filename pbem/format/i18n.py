@@ -39,6 +39,9 @@ CONFIG_BYTES = 1024 * 1024
 _active: gettext.NullTranslations = gettext.NullTranslations()
 _lang = ENGLISH
 #: A placeholder of a ``str.format`` message: ``{name}``, ``{name!r}``, ``{name:>4}``.
+_MOMENT = re.compile(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}) UTC")
+"""A moment as pbem writes it in English (``2026-12-05 11:37 UTC``), shown in the
+reader's form by Babel (``2026/12/05 11:37 UTC`` in Japanese)."""
 _FIELD = re.compile(r"\{(\w+)(![rsa])?(:[^{}]*)?\}")
 #: Messages with placeholders of the catalog in use, as patterns, most specific first.
 _templates: list[tuple[re.Pattern[str], str]] | None = None
@@ -171,24 +174,40 @@ def localize(text: str) -> str:
     here, where it is shown. The message is found by matching ``text`` against the
     catalog's messages (placeholders match anything; the most literal text wins) and the
     values in its placeholders are localized alike, so an error quoted in another is
-    translated too. A line that matches no message is split at its first ``": "`` (the
-    ``FILE: …`` and ``step 5: …`` prefixes) and its rest localized, else at its first
-    ``"; "`` (clauses joined) and each side localized; else it stays English."""
+    translated too. A line that matches no message is split at its first ``"; "`` (clauses
+    joined) and each side localized, else at its first ``": "`` (the ``FILE: …``,
+    ``step 5: …`` and ``Class cards: …`` heads: the head translated only where it is a
+    message itself, a path never is) and its rest localized; else it stays English."""
     if _lang == ENGLISH or not text:
         return text
     direct = _active.gettext(text)
     if direct != text:
         return direct
+    moment = _MOMENT.fullmatch(text)
+    if moment:
+        return _local_moment(*map(int, moment.groups()))
     for pattern, translated in _patterns():
         found = pattern.fullmatch(text)
         if found:
             values = {k: localize(v) for k, v in found.groupdict().items()}
             return _FIELD.sub(lambda m, values=values: values[m.group(1)], translated)
-    head, colon, rest = text.partition(": ")
-    if colon:
-        return f"{head}{colon}{localize(rest)}"
     first, semicolon, more = text.partition("; ")
-    return f"{localize(first)}{semicolon}{localize(more)}" if semicolon else text
+    if semicolon:
+        return f"{localize(first)}{semicolon}{localize(more)}"
+    head, colon, rest = text.partition(": ")
+    return f"{_active.gettext(head)}{colon}{localize(rest)}" if colon else text
+
+
+def _local_moment(year: int, month: int, day: int, hour: int, minute: int) -> str:
+    """A UTC moment in the language's short date and time (Babel's CLDR data, imported
+    only here: English needs none), still said to be UTC: pbem never guesses a zone."""
+    import datetime
+
+    from babel.dates import format_datetime
+
+    when = datetime.datetime(year, month, day, hour, minute, tzinfo=datetime.UTC)
+    locale = _lang.replace("-", "_")
+    return f"{format_datetime(when, 'short', tzinfo=datetime.UTC, locale=locale)} UTC"
 
 
 def _patterns() -> list[tuple[re.Pattern[str], str]]:

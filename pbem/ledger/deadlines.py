@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbem.format.i18n import N_
+
 if TYPE_CHECKING:
     from pbem.ledger.position import Position
 
@@ -24,16 +26,18 @@ def waiting(pos: Position, now: int) -> str:
     if pos.awaiting is None or pos.awaiting.kind == "over" or not pos.remaining():
         return ""
     names = ", ".join(pos.names[s] for s in pos.remaining())
-    line = f"{names} awaited since {_when(pos.since)} ({_span(now - pos.since)})"
+    since = {"names": names, "since": _when(pos.since), "span": _span(now - pos.since)}
     deadline = due(pos)
     if deadline is None:
-        return line + "; no deadline"
+        return N_("{names} awaited since {since} ({span}); no deadline").format(**since)
     if now >= deadline:
-        return (
-            line
-            + f"; the deadline passed {_span(now - deadline)} ago: the players not awaited may call"
-        )
-    return line + f"; the deadline passes at {_when(deadline)} (in {_span(deadline - now)})"
+        return N_(
+            "{names} awaited since {since} ({span}); the deadline passed {late} ago: the "
+            "players not awaited may call"
+        ).format(**since, late=_span(now - deadline))
+    return N_(
+        "{names} awaited since {since} ({span}); the deadline passes at {due} (in {left})"
+    ).format(**since, due=_when(deadline), left=_span(deadline - now))
 
 
 def _when(seconds: int) -> str:

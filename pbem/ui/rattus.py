@@ -18,6 +18,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
+from pbem.format.i18n import _
 from pbem.games.rattus import data
 from pbem.games.rattus.notation import USAGE
 from pbem.games.rattus.state import State, board_tokens, faces_of, token_name
@@ -69,10 +70,18 @@ class RattusPicker(WordPicker):
         return f"{verb.capitalize()}: {what} ({rule})"
 
     def names(self, words: list[str]) -> dict[str, str]:
-        """A token by the region it lies in (``Germania#2``), as it may be typed."""
+        """A token by the region it lies in (``Germania#2``), as it may be typed; a region
+        card of the reader's hand by its place there (which handles a hand holds is public,
+        what they show needs the reader's keys: ``labels`` names them then)."""
         assert isinstance(self.state, State)
         tokens = set(board_tokens(self.state))
-        return {w: token_name(self.state, w) for w in words if w in tokens}
+        africa = self.state.africa
+        hand = list(africa.hands[self.seat]) if africa is not None else []
+        out = {w: token_name(self.state, w) for w in words if w in tokens}
+        for w in words:
+            if w in hand:
+                out[w] = _("card {n} of your hand").format(n=hand.index(w) + 1)
+        return out
 
     def describe(self, text: str) -> str:
         verb = text.split()[0] if text.split() else ""
@@ -103,7 +112,9 @@ def labels(state: BaseModel, known: Mapping[str, str]) -> dict[str, str]:
     for handle, item in known.items():
         if item in cards:
             card = cards[item]
-            out[handle] = f"your {card.region} card ({' '.join(card.icons)})"
+            out[handle] = _("your {region} card ({icons})").format(
+                region=card.region, icons=" ".join(card.icons)
+            )
         elif item in faces:
             out[handle] = face_text(faces[item])
     return out

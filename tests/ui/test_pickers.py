@@ -161,6 +161,25 @@ def test_a_rattus_click_no_move_fits_is_refused_in_the_rules_words() -> None:  #
     assert refusals > 3
 
 
+def test_a_card_of_ones_hand_is_named_by_its_place_in_the_hand() -> None:  # T-7.3
+    """Before the passphrase the page cannot know what a card shows, but it knows which
+    handles are the reader's: "card 2 of your hand", never ``regions/4``; another
+    player's card keeps no name (nothing of theirs is offered to click)."""
+    rules = registry.get("rattus")
+    named = 0
+    for state, seat in decisions("rattus", 3, AFRICANUS, RATTUS_SEEDS[0]):
+        assert isinstance(state, RattusState) and state.africa is not None
+        hand = state.africa.hands[seat]
+        other = [h for s, cards in enumerate(state.africa.hands) if s != seat for h in cards]
+        if not hand or not other:
+            continue
+        names = picker_for(rules, state, seat).names([*hand, other[0]])
+        assert names[hand[-1]] == f"card {len(hand)} of your hand"
+        assert other[0] not in names
+        named += 1
+    assert named > 3
+
+
 def test_every_rattaneer_decision_by_clicks_or_buttons() -> None:  # R-5.1, R-6
     rules = registry.get("rattaneer")
     placements = 0

@@ -135,7 +135,9 @@ def _draw_stage(draw: CardDraw) -> Stage:
 def decision(s: State) -> Decision:
     current = stage(s)
     if current == "setup":
-        return Chance(reason="T-3.7: the plague's region and the start player (T-3.4: the supply)")
+        return Chance(
+            reason=N_("T-3.7: the plague's region and the start player (T-3.4: the supply)")
+        )
     if current == "over":
         assert s.result is not None
         return Over(result=s.result)

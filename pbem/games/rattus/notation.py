@@ -22,34 +22,38 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, get_args, get_origin
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import flow
 from pbem.games.rattus.actions import Action, Protect, Use
 from pbem.games.rattus.state import State, board_of, card_names, token_name
 from pbem.ruleset.rules import Model, RulesError, number
 
 USAGE: dict[str, tuple[str, str]] = {
-    "take": ("take <card>", "T-5 A: take a class card from the supply or a player"),
-    "place": ("place <region>", "T-5 B, T-3.8: place cubes into a region"),
-    "peasant": ("peasant <region>", "T-6.1: place with the Peasant: one more cube, any region"),
-    "merchant": ("merchant <from> <to> <1-3> [diplomat]", "T-6.2: move cubes to a neighbour"),
-    "monk": ("monk <token> <to>", "T-6.3: move a token to a neighbour"),
-    "witch": ("witch <token> <token>", "T-6.5: look at two tokens"),
-    "swap": ("swap", "T-6.5: swap the two tokens you looked at"),
-    "keep": ("keep", "T-6.5: leave the two tokens where they are"),
-    "king": ("king <region> [diplomat]", "T-6.6: a cube from a token-free region to the palace"),
-    "astronomer": ("astronomer", "T-6.7: draw 3 region cards, keep 1"),
-    "choose": ("choose <card>", "T-6.7: the region card you keep"),
-    "explorer": ("explorer", "T-6.8: reveal 3 region cards, place 1 cube in one region"),
-    "explore": ("explore <region> | none", "T-6.8: the region that gets your cube, or none"),
-    "sultan": ("sultan <region>", "T-6.9: a diplomat under one of your cubes"),
-    "caravan": ("caravan <region> [<region>]", "T-6.10: 2 steps (T-3.9: the start region)"),
-    "bonus": ("bonus <region> | none", "T-6.10: the caravan's extra cube offered, or none"),
-    "protect": ("protect <card> <class> ... | none", "T-7.3: region cards against the token"),
-    "plague": ("plague <region> [<region>]", "T-5 C.1: move the plague (Knight: 2-3 steps)"),
-    "spread": ("spread <region> [<region>]", "T-5 C.3: a neighbour for each new token"),
-    "reveal": ("reveal <token>", "T-7: the token to reveal next"),
-    "resolve": ("resolve <region>", "T-9.3: the region the final plague resolves next"),
-    "end": ("end", "T-9.2: end your final-round turn"),
+    "take": ("take <card>", N_("T-5 A: take a class card from the supply or a player")),
+    "place": ("place <region>", N_("T-5 B, T-3.8: place cubes into a region")),
+    "peasant": ("peasant <region>", N_("T-6.1: place with the Peasant: one more cube, any region")),
+    "merchant": ("merchant <from> <to> <1-3> [diplomat]", N_("T-6.2: move cubes to a neighbour")),
+    "monk": ("monk <token> <to>", N_("T-6.3: move a token to a neighbour")),
+    "witch": ("witch <token> <token>", N_("T-6.5: look at two tokens")),
+    "swap": ("swap", N_("T-6.5: swap the two tokens you looked at")),
+    "keep": ("keep", N_("T-6.5: leave the two tokens where they are")),
+    "king": (
+        "king <region> [diplomat]",
+        N_("T-6.6: a cube from a token-free region to the palace"),
+    ),
+    "astronomer": ("astronomer", N_("T-6.7: draw 3 region cards, keep 1")),
+    "choose": ("choose <card>", N_("T-6.7: the region card you keep")),
+    "explorer": ("explorer", N_("T-6.8: reveal 3 region cards, place 1 cube in one region")),
+    "explore": ("explore <region> | none", N_("T-6.8: the region that gets your cube, or none")),
+    "sultan": ("sultan <region>", N_("T-6.9: a diplomat under one of your cubes")),
+    "caravan": ("caravan <region> [<region>]", N_("T-6.10: 2 steps (T-3.9: the start region)")),
+    "bonus": ("bonus <region> | none", N_("T-6.10: the caravan's extra cube offered, or none")),
+    "protect": ("protect <card> <class> ... | none", N_("T-7.3: region cards against the token")),
+    "plague": ("plague <region> [<region>]", N_("T-5 C.1: move the plague (Knight: 2-3 steps)")),
+    "spread": ("spread <region> [<region>]", N_("T-5 C.3: a neighbour for each new token")),
+    "reveal": ("reveal <token>", N_("T-7: the token to reveal next")),
+    "resolve": ("resolve <region>", N_("T-9.3: the region the final plague resolves next")),
+    "end": ("end", N_("T-9.2: end your final-round turn")),
 }
 
 MODELS: dict[str, type[Model]] = {
@@ -242,15 +246,17 @@ def help_text(s: State, seat: int) -> str:
     for action in flow.actions(s, seat):
         examples.setdefault(action.type, action)
     if not examples:
-        return "Nothing is awaited from you now."
+        return N_("Nothing is awaited from you now.")
     lines = [
         f"{USAGE[verb][0]:<28} {USAGE[verb][1]}; e.g. {named(s, seat, example, {})}"
         for verb, example in examples.items()
     ]
     lines.append(
-        "Regions and cards may be shortened (plague Germ); a token is named by its region "
-        "(Germania#2 where it holds several), a region card of yours by its region "
-        "(protect Gallia King), or either by its handle (tokens/7, regions/4); one action "
-        "at a time."
+        N_(
+            "Regions and cards may be shortened (plague Germ); a token is named by its region "
+            "(Germania#2 where it holds several), a region card of yours by its region "
+            "(protect Gallia King), or either by its handle (tokens/7, regions/4); one action "
+            "at a time."
+        )
     )
     return "\n".join(lines)

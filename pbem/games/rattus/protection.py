@@ -49,9 +49,10 @@ def decision(s: State) -> Parallel:
     return Parallel(
         seats=resolution.asked,
         name=NAME,
-        prompt=f"T-7.3: {resolution.face} in {resolution.region} hits "
-        f"{', '.join(face.icons)}: play region cards (protect <card> <class> ...) "
-        "or protect none",
+        prompt=N_(
+            "T-7.3: {face} in {region} hits {icons}: play region cards "
+            "(protect <card> <class> ...) or protect none"
+        ).format(face=resolution.face, region=resolution.region, icons=", ".join(face.icons)),
     )
 
 

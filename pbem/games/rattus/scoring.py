@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import data, diplomats
 from pbem.games.rattus.state import State, region
 from pbem.ruleset.rules import Result
@@ -62,11 +63,12 @@ def result(s: State) -> Result:
     after_trigger = [(s.trigger + k) % s.seats for k in range(1, s.seats + 1)]
     winner = next(seat for seat in after_trigger if points[seat] == best)
     tied = sum(p == best for p in points)
-    summary = f"{best} points"
-    if tied > 1:
-        summary += f", a {tied}-way tie broken by turn order after the trigger (T-9.5)"
+    summary = (
+        N_("{points} points, a {tied}-way tie broken by turn order after the trigger (T-9.5)")
+        if tied > 1
+        else N_("{points} points")
+    ).format(points=best, tied=tied)
     if s.africa is not None:
-        summary += "; cubes+cards+diplomats by seat: " + ", ".join(
-            "+".join(map(str, p)) for p in split
-        )
+        by_seat = ", ".join("+".join(map(str, p)) for p in split)
+        summary += "; " + N_("cubes+cards+diplomats by seat: {parts}").format(parts=by_seat)
     return Result(scores=points, winners=[winner], summary=summary)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping
 
-from pbem.format.words import plural
+from pbem.format.i18n import N_
 from pbem.games.rattus import data, diplomats, topics, turn
 from pbem.games.rattus.abilities import PEASANT
 from pbem.games.rattus.state import State, africa, cards_of, faces_of, token_name
@@ -13,58 +13,89 @@ from pbem.ruleset.rulebook import lookup_hint
 from pbem.ruleset.rules import Chance, Decision, Over, Parallel, Reshuffle, Reveal, Turn
 
 PROMPTS = {
-    "start": "T-3.8: place {cubes} starting cubes into any region",
-    "caravan": "T-3.9: put the caravan into any region",
-    "choose": "T-6.7: keep one of the 3 region cards you drew (pbem status --as you)",
-    "explore": "T-6.8: you may place 1 cube into a region a revealed card names (or none)",
-    "final_round": "T-9.2: final round: use your class abilities once more, then end",
-    "final_plague": "T-9.3: final plague: choose the next region to resolve",
+    "start": N_("T-3.8: place {cubes} starting cubes into any region"),
+    "caravan": N_("T-3.9: put the caravan into any region"),
+    "choose": N_("T-6.7: keep one of the 3 region cards you drew (pbem status --as you)"),
+    "explore": N_("T-6.8: you may place 1 cube into a region a revealed card names (or none)"),
+    "final_round": N_("T-9.2: final round: use your class abilities once more, then end"),
+    "final_plague": N_("T-9.3: final plague: choose the next region to resolve"),
 }
 REVEALS = {
-    "deal": "deal {to} their region cards (T-3.5)",
-    "look": "show {to} {where} (Witch, T-6.5)",
-    "peek": "show {to} the 3 region cards drawn (Astronomer, T-6.7)",
-    "reveal": "reveal {where} (T-7)",
-    "discard": "reveal the Astronomer's 2 discarded region cards (T-6.7)",
-    "show": "reveal 3 region cards for the Explorer (T-6.8)",
-    "cards": "reveal the region cards played (T-7.3)",
-    "hands": "reveal every hand of region cards (T-8)",
+    "deal": N_("deal {to} their region cards (T-3.5)"),
+    "look": N_("show {to} {where} (Witch, T-6.5)"),
+    "peek": N_("show {to} the 3 region cards drawn (Astronomer, T-6.7)"),
+    "reveal": N_("reveal {where} (T-7)"),
+    "discard": N_("reveal the Astronomer's 2 discarded region cards (T-6.7)"),
+    "show": N_("reveal 3 region cards for the Explorer (T-6.8)"),
+    "cards": N_("reveal the region cards played (T-7.3)"),
+    "hands": N_("reveal every hand of region cards (T-8)"),
 }
 """What each reveal is for, by stage (``flow.Stage``)."""
+TURN = {
+    (True, True, True): N_(
+        "T-5: take a class card, place cubes, use {cards}, then move the plague"
+    ),
+    (True, True, False): N_("T-5: take a class card, place cubes, then move the plague"),
+    (True, False, True): N_("T-5: take a class card, use {cards}, then move the plague"),
+    (True, False, False): N_("T-5: take a class card, then move the plague"),
+    (False, True, True): N_("T-5: place cubes, use {cards}, then move the plague"),
+    (False, True, False): N_("T-5: place cubes, then move the plague"),
+    (False, False, True): N_("T-5: use {cards}, then move the plague"),
+    (False, False, False): N_("T-5: then move the plague"),
+}
+"""The turn's prompt by what is left of it (T-5): a class card to take, cubes to place,
+abilities to use; whole sentences, for the catalogs."""
 
 
 def prompt(s: State, stage: str) -> str:
     """What the active player is asked, in a few words with the rule it comes from."""
     if stage == "turn":
-        todo = ["take a class card"] if not s.progress.took else []
-        if turn.must_place(s, s.active):
-            todo.append("place cubes")
+        take = not s.progress.took
+        place = turn.must_place(s, s.active)
         usable = [
             c
             for c in cards_of(s, s.active)
             if c not in s.progress.used and not (c == PEASANT and s.progress.placed)
         ]
-        if usable:
-            todo.append("use " + ", ".join(usable))
-        return "T-5: " + "".join(f"{step}, " for step in todo) + "then move the plague"
+        return TURN[take, place, bool(usable)].format(cards=", ".join(usable))
     if stage == "witch":
         assert s.witch is not None
-        looked = " and ".join(f"the token {token_name(s, t)}" for t in s.witch.tokens)
-        return f"T-6.5: you looked at {looked}: swap or keep"
+        looked = tokens_phrase(s, s.witch.tokens)
+        return N_("T-6.5: you looked at {tokens}: swap or keep").format(tokens=looked)
     if stage == "spread":
         assert s.spread is not None
-        count = plural(s.spread.count, "new token")
-        return f"T-5 C.3: put {count} into neighbours of {s.spread.region}"
+        template = (
+            N_("T-5 C.3: put {count} new token into neighbours of {region}")
+            if s.spread.count == 1
+            else N_("T-5 C.3: put {count} new tokens into neighbours of {region}")
+        )
+        return template.format(count=s.spread.count, region=s.spread.region)
     if stage == "bonus":
         offer = africa(s).offers[0]
-        return (
-            f"T-6.10: the caravan passed {offer.region}, where you have the most cubes: you "
-            f"may place 1 extra cube there (bonus {offer.region}, or bonus none)"
-        )
+        return N_(
+            "T-6.10: the caravan passed {region}, where you have the most cubes: you "
+            "may place 1 extra cube there (bonus {region}, or bonus none)"
+        ).format(region=offer.region)
     if stage == "token":
         assert s.resolution is not None
-        return f"T-7: choose the next token of {s.resolution.region} to reveal"
+        return N_("T-7: choose the next token of {region} to reveal").format(
+            region=s.resolution.region
+        )
     return PROMPTS[stage].format(cubes=3 if s.seats >= 5 else 2)
+
+
+def tokens_phrase(s: State, handles: list[str], joiner: str = " and ") -> str:
+    """``the token Germania#2``, or two such joined by ``joiner``, as prompts name tokens
+    (two are one phrase for the catalogs, which have no word for ``and`` alone)."""
+    names = [token_name(s, h) for h in handles]
+    if len(names) == 2:
+        pair = (
+            N_("the token {token} and the token {token2}")
+            if joiner == " and "
+            else N_("the token {token}, the token {token2}")
+        )
+        return pair.format(token=names[0], token2=names[1])
+    return joiner.join(N_("the token {token}").format(token=n) for n in names)
 
 
 def render(s: State, names: list[str], awaited: Decision, stage: str) -> str:
@@ -75,11 +106,17 @@ def render(s: State, names: list[str], awaited: Decision, stage: str) -> str:
     header = f"{'':{width}} tok  " + "  ".join(
         f"{n:>{w}}" for n, w in zip(names, cols, strict=True)
     )
-    game = "Rattus with Africanus" if s.options.africanus else "Rattus"
-    lines = [
-        f"{game}, {s.seats} players, turn {s.turn}; plague in {s.plague or '(not yet placed)'}",
-        header,
-    ]
+    head = (
+        N_("Rattus with Africanus, {seats} players, turn {turn}")
+        if s.options.africanus
+        else N_("Rattus, {seats} players, turn {turn}")
+    )
+    plague = (
+        N_("plague in {region}").format(region=s.plague)
+        if s.plague
+        else N_("plague in (not yet placed)")
+    )
+    lines = [f"{head.format(seats=s.seats, turn=s.turn)}; {plague}", header]
 
     def row(label: str, tokens: str, values: list[str], extra: str = "") -> str:
         cells = "  ".join(f"{v:>{w}}" for v, w in zip(values, cols, strict=True))
@@ -89,7 +126,7 @@ def render(s: State, names: list[str], awaited: Decision, stage: str) -> str:
     boards = {r.name: r.board for r in data.board_file().regions}
     for k, r in enumerate(s.regions):
         if k and boards[r.name] != boards[s.regions[k - 1].name]:
-            lines.append("North Africa:")
+            lines.append(N_("North Africa:"))
         label = r.name + (" (plague)" if r.name == s.plague else "")
         label += " (caravan)" if r.name == caravan else ""
         cells = [
@@ -100,18 +137,28 @@ def render(s: State, names: list[str], awaited: Decision, stage: str) -> str:
     lines.append(row("Palace", "", [str(n or ".") for n in s.palace]))
     lines.append(row("Cubes left", "", [str(n) for n in s.cube_supply]))
     holders = [f"{c.name}: {names[c.holder] if c.holder is not None else '-'}" for c in s.cards]
-    lines.append("Class cards: " + (", ".join(holders) or "(drawn at setup)"))
     lines.append(
-        f"Token supply: {len(s.token_supply)} face down; removed unseen {len(s.removed)}; "
-        f"revealed {len(s.revealed)}"
+        N_("Class cards: {holders}").format(holders=", ".join(holders))
+        if holders
+        else N_("Class cards: (drawn at setup)")
+    )
+    lines.append(
+        N_(
+            "Token supply: {supply} face down; removed unseen {removed}; revealed {revealed}"
+        ).format(supply=len(s.token_supply), removed=len(s.removed), revealed=len(s.revealed))
     )
     if s.africa is not None:
         lines += _africa(s, names)
     if s.revealed:
         last = s.revealed[-1]
-        lost = ", ".join(f"{names[i]} -{n}" for i, n in enumerate(last.losses) if n) or "no loss"
-        effect = f"broke out: {lost}" if last.broke_out else "no effect"
-        lines.append(f"Last revealed ({last.handle}) in {last.region}, {effect}")
+        lost = ", ".join(f"{names[i]} -{n}" for i, n in enumerate(last.losses) if n)
+        if not last.broke_out:
+            effect = N_("Last revealed ({token}) in {region}, no effect")
+        elif lost:
+            effect = N_("Last revealed ({token}) in {region}, broke out: {lost}")
+        else:
+            effect = N_("Last revealed ({token}) in {region}, broke out: no loss")
+        lines.append(effect.format(token=last.handle, region=last.region, lost=lost))
         lines.append(f"  {topics.face_effect(last.face)}")
     lines.append(_awaited(s, names, awaited, stage))
     hint = lookup_hint("rattus", lines[-1])
@@ -132,50 +179,71 @@ def _africa(s: State, names: list[str]) -> list[str]:
     if table.diplomat_supply or any(table.diplomats) or any(table.palace_diplomats):
         held = ", ".join(f"{n} {diplomats.count(s, seat)}" for seat, n in enumerate(names))
         lines.append(
-            f"Diplomats (*): {held}; in the palace {sum(table.palace_diplomats)}; "
-            f"supply {table.diplomat_supply}"
+            N_("Diplomats (*): {held}; in the palace {palace}; supply {supply}").format(
+                held=held, palace=sum(table.palace_diplomats), supply=table.diplomat_supply
+            )
         )
     hands = ", ".join(f"{n} {len(h)}" for n, h in zip(names, table.hands, strict=True))
-    lines.append(f"Region cards: deck {len(table.deck)} face down; in hand: {hands}")
-    discards = ", ".join(_card(f) for f in table.discards) or "none"
-    lines += textwrap.wrap(f"Discards ({len(table.discards)}): {discards}", 100)
+    lines.append(
+        N_("Region cards: deck {deck} face down; in hand: {hands}").format(
+            deck=len(table.deck), hands=hands
+        )
+    )
+    discards = ", ".join(_card(f) for f in table.discards)
+    lines += textwrap.wrap(
+        N_("Discards ({count}): {cards}").format(count=len(table.discards), cards=discards)
+        if discards
+        else N_("Discards (0): none"),
+        100,
+    )
     if s.resolution is not None and s.resolution.played:
         played = "; ".join(
-            f"{names[p.seat]} {p.card}{f' = {_card(p.face)}' if p.face else ''} "
-            f"for the {p.protects}"
+            N_("{name} {card} for the {protects}").format(
+                name=names[p.seat],
+                card=f"{p.card} = {_card(p.face)}" if p.face else p.card,
+                protects=p.protects,
+            )
             for p in s.resolution.played
         )
         lines.append(
-            f"Played in {s.resolution.region}: {played} (no hit through a protected class "
-            "card for the rest of this region, T-7.3)"
+            N_(
+                "Played in {region}: {played} (no hit through a protected class card for "
+                "the rest of this region, T-7.3)"
+            ).format(region=s.resolution.region, played=played)
         )
     if table.shown is not None:
         for name, hand in zip(names, table.shown, strict=True):
-            lines.append(f"{name} showed: " + (", ".join(_card(f) for f in hand) or "nothing"))
+            cards = ", ".join(_card(f) for f in hand)
+            shown = N_("{name} showed: {cards}") if cards else N_("{name} showed: nothing")
+            lines.append(shown.format(name=name, cards=cards))
     return lines
 
 
 def _awaited(s: State, names: list[str], awaited: Decision, stage: str) -> str:
     if isinstance(awaited, Turn):
-        return f"Awaiting {names[awaited.seat]}: {awaited.prompt}"
+        return N_("Awaiting {who}: {prompt}").format(who=names[awaited.seat], prompt=awaited.prompt)
     if isinstance(awaited, Parallel):
         who = ", ".join(names[seat] for seat in awaited.seats)
-        return f"Awaiting {who}: {awaited.prompt}"
+        return N_("Awaiting {who}: {prompt}").format(who=who, prompt=awaited.prompt)
     if isinstance(awaited, Reveal):
         tokens = awaited.items if stage in ("look", "reveal") else []
-        where = ", ".join(f"the token {token_name(s, t)}" for t in tokens)
         what = REVEALS[stage].format(
-            to=names[awaited.to] if awaited.to is not None else "", where=where
+            to=names[awaited.to] if awaited.to is not None else "",
+            where=tokens_phrase(s, tokens, ", "),
         )
-        return f"Awaiting the players' decryption shares to {what}"
+        return N_("Awaiting the players' decryption shares to {what}").format(what=what)
     if isinstance(awaited, Reshuffle):
-        return f"Awaiting every player's shuffle of the discards as deck {awaited.deck} (T-6)"
+        return N_("Awaiting every player's shuffle of the discards as deck {deck} (T-6)").format(
+            deck=awaited.deck
+        )
     if isinstance(awaited, Chance):
-        return f"Awaiting the setup draw: {awaited.reason}"
+        return N_("Awaiting the setup draw: {reason}").format(reason=awaited.reason)
     assert isinstance(awaited, Over)
     winner = names[awaited.result.winners[0]]
     scores = ", ".join(f"{n} {p}" for n, p in zip(names, awaited.result.scores, strict=True))
-    return f"Game over: {winner} wins with {awaited.result.summary} ({scores})"
+    return N_("Game over: {winner} wins with {summary} ({scores})").format(
+        winner=winner, summary=awaited.result.summary, scores=scores
+    )
 
 
 def private(s: State, seat: int, known: Mapping[str, str]) -> str:
@@ -184,17 +252,31 @@ def private(s: State, seat: int, known: Mapping[str, str]) -> str:
     lines = []
     if s.africa is not None:
         hand = [f"{h}: {_card(known[h])}" for h in s.africa.hands[seat] if h in known]
-        lines.append("Your region cards: " + ("; ".join(hand) or "none"))
+        lines.append(
+            N_("Your region cards: {cards}").format(cards="; ".join(hand))
+            if hand
+            else N_("Your region cards: none")
+        )
         draw = s.africa.draw
         if draw is not None and draw.ability == "Astronomer" and s.active == seat:
             drawn = [f"{h}: {_card(known[h])}" for h in draw.cards if h in known]
             if drawn and draw.kept is None:
-                lines.append("Drawn, to keep one (choose <card>): " + "; ".join(drawn))
+                lines.append(
+                    N_("Drawn, to keep one (choose <card>): {cards}").format(cards="; ".join(drawn))
+                )
     for handle, face_id in sorted(known.items()):
         face = faces_of(s).get(face_id)
         if face is None:
             continue
         on_board = any(handle in r.tokens for r in s.regions)
-        where = f"token {token_name(s, handle)} ({handle})" if on_board else f"{handle} (revealed)"
-        lines.append(f"{where}: {topics.face_effect(face.id)}")
+        where = (
+            N_("token {token} ({handle}): {effect}")
+            if on_board
+            else N_("{handle} (revealed): {effect}")
+        )
+        lines.append(
+            where.format(
+                token=token_name(s, handle), handle=handle, effect=topics.face_effect(face.id)
+            )
+        )
     return "\n".join(lines)

@@ -11,6 +11,7 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
+from pbem.format.i18n import N_
 from pbem.games.rattus import data
 from pbem.ruleset.rulebook import Entry, Rulebook, Topic, load
 
@@ -36,12 +37,14 @@ def classes(book: Rulebook) -> Topic:
     entries = []
     for card in data.class_cards():
         rule = by_title[card.name]
-        where = f"{EXPANSIONS[card.expansion]}, icon {card.icon}"
-        entries.append(Entry(card.name, f"({where}) {rule.plain()}", rule.id))
+        where = N_("({expansion}, icon {icon}) {ability}").format(
+            expansion=EXPANSIONS[card.expansion], icon=card.icon, ability=rule.plain()
+        )
+        entries.append(Entry(card.name, where, rule.id))
     return Topic(
         name="classes",
-        title="Class cards",
-        intro=(
+        title=N_("Class cards"),
+        intro=N_(
             "Each class card held may be used once in its holder's turn (T-5) and once more "
             "in the final round (T-9.2); a rat token showing a card's icon hits its holder "
             "(T-7.2). Base game: the first six; Africanus: 6 of the 10 in play with 2-4 "
@@ -64,7 +67,8 @@ def symbol_entries(book: Rulebook, in_play: list[str] | None = None) -> list[Ent
             cards.setdefault(card.icon, []).append(card.name)
     for icon, names in cards.items():
         holders = _either([f"the {n}" for n in names])
-        entries.append(Entry(icon, f"hits the holder of {holders}, once per such card.", "T-7.2"))
+        said = N_("hits the holder of {holders}, once per such card.").format(holders=holders)
+        entries.append(Entry(icon, said, "T-7.2"))
     entries.append(Entry("M", glossary["M"], "T-7.2"))
     entries.append(Entry("A", glossary["A"], "T-7.2"))
     return entries
@@ -77,7 +81,9 @@ def _either(words: list[str]) -> str:
 def face_text(face: data.TokenFace) -> str:
     """A face as pbem prints it: ``T17, threshold 6, M peasantry``."""
     symbols = [*face.icons, *(["M"] if face.majority else []), *(["A"] if face.all else [])]
-    return f"{face.id}, threshold {face.threshold}, {' '.join(symbols)}"
+    return N_("{face}, threshold {threshold}, {symbols}").format(
+        face=face.id, threshold=face.threshold, symbols=" ".join(symbols)
+    )
 
 
 @cache
@@ -95,9 +101,34 @@ def face_effect(face_id: str) -> str:
         return face_id
     meanings = _meanings()
     symbols = [*face.icons, *(["M"] if face.majority else []), *(["A"] if face.all else [])]
-    said = [f"breaks out with {face.threshold} or more cubes in the region"]
-    said += [f"{symbol}: {meanings[symbol].rstrip('.')}" for symbol in symbols]
+    said = [
+        N_("breaks out with {threshold} or more cubes in the region").format(
+            threshold=face.threshold
+        )
+    ]
+    said += [f"{symbol}: {_meaning(symbol, meanings)}" for symbol in symbols]
     return f"{face_text(face)}: {'; '.join(said)}"
+
+
+HITS = {
+    1: N_("hits the holder of the {card1}, once per such card"),
+    2: N_("hits the holder of the {card1} or the {card2}, once per such card"),
+    3: N_("hits the holder of the {card1}, the {card2} or the {card3}, once per such card"),
+    4: N_(
+        "hits the holder of the {card1}, the {card2}, the {card3} or the {card4}, once per "
+        "such card"
+    ),
+}
+"""A class icon's hit as a clause, by how many cards show the icon (one message each)."""
+
+
+def _meaning(symbol: str, meanings: dict[str, str]) -> str:
+    """What ``symbol`` does, as a clause: a class icon's hit is its own message (so that
+    it reads in the reader's language); M's and A's come from the rules text."""
+    cards = [c.name for c in data.class_cards() if c.icon == symbol]
+    if cards:
+        return HITS[len(cards)].format(**{f"card{k}": n for k, n in enumerate(cards, 1)})
+    return meanings[symbol].rstrip(".")
 
 
 def faces(africanus: bool) -> list[Entry]:
@@ -115,14 +146,14 @@ def tokens(book: Rulebook) -> Topic:
     icon = {c.icon: c.name for c in data.class_cards()}[example.icons[0]]
     return Topic(
         name="tokens",
-        title="Rat tokens",
-        intro=(
-            f"A token's face, as pbem prints it: its id, its threshold and its symbols. "
-            f"'{face_text(example)}' breaks out only with {example.threshold} or more cubes in "
-            f"the region (all players' cubes together), then hits the player(s) with the most "
-            f"cubes there and the {icon}'s holder. Faces stay hidden until revealed (T-4); what "
-            f"each set holds is public (T-10: the faces are reconstructed)."
-        ),
+        title=N_("Rat tokens"),
+        intro=N_(
+            "A token's face, as pbem prints it: its id, its threshold and its symbols. "
+            "'{face}' breaks out only with {threshold} or more cubes in the region (all "
+            "players' cubes together), then hits the player(s) with the most cubes there and "
+            "the {card}'s holder. Faces stay hidden until revealed (T-4); what each set holds "
+            "is public (T-10: the faces are reconstructed)."
+        ).format(face=face_text(example), threshold=example.threshold, card=icon),
         entries=tuple(entries),
     )
 
@@ -137,10 +168,9 @@ def _set_summary(africanus: bool) -> Entry:
     starting = sum(t.start for t in faces)
     spread = ", ".join(f"{k}: {thresholds[k]}" for k in sorted(thresholds))
     shown = ", ".join(f"{k} {n}" for k, n in symbols.most_common())
-    name = "Africanus set" if africanus else "base set"
-    return Entry(
-        name,
-        f"{len(faces)} tokens, {starting} of them starting tokens (T-3.3); by threshold "
-        f"{spread}; symbols on them: {shown}.",
-        "T-1.5",
-    )
+    name = N_("Africanus set") if africanus else N_("base set")
+    said = N_(
+        "{count} tokens, {starting} of them starting tokens (T-3.3); by threshold "
+        "{spread}; symbols on them: {shown}."
+    ).format(count=len(faces), starting=starting, spread=spread, shown=shown)
+    return Entry(name, said, "T-1.5")
