@@ -8,6 +8,7 @@ and the exit code the error carries (1 rejected, 2 usage or I/O), never a traceb
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,10 @@ from pbem.format.canonical import pretty
 from pbem.format.card import IdentityCard
 from pbem.format.errors import UsageError
 from pbem.format.files import write_new
+from pbem.format.i18n import N_, _
+
+#: What ``--lang`` of ``pbem key new`` and ``pbem key lang`` take (``pbem.format.card``).
+CARD_LANGS = click.Choice(["en", "ja", "zh-Hant", "zh-Hans"])
 
 
 def _card_json(card: IdentityCard, **more: Any) -> dict[str, Any]:
@@ -42,15 +47,25 @@ def key() -> None:
     is_flag=True,
     help="Store the key unsealed (for bots and tests): anyone who can read the file can sign.",
 )
+@click.option(
+    "--lang",
+    "card_lang",
+    type=CARD_LANGS,
+    help="The language you read pbem's mail in, written on your card (signed with it).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @reports_errors
-def new_command(name: str, email: str, no_passphrase: bool, as_json: bool) -> None:
-    """Create the identity NAME and store it in the keyring."""
+def new_command(
+    name: str, email: str, no_passphrase: bool, card_lang: str | None, as_json: bool
+) -> None:
+    """Create the identity NAME and store it in the keyring. NAME may be written in any
+    script (one at a time); it is kept in Unicode normal form NFC."""
+    name = unicodedata.normalize("NFC", name)
     keyring = Keyring()
     # Check what can be checked before asking for a passphrase twice.
-    keyring.check_new(name, email)
+    keyring.check_new(name, email, card_lang)
     passphrase = None if no_passphrase else read_passphrase(name, new=True)
-    identity = keyring.create(name, email, passphrase)
+    identity = keyring.create(name, email, passphrase, card_lang)
     card = identity.card
     if as_json:
         _emit_json(_card_json(card, sealed=passphrase is not None, keyring=str(keyring.home)))
@@ -62,6 +77,42 @@ def new_command(name: str, email: str, no_passphrase: bool, as_json: bool) -> No
     click.echo(
         f"next: 'pbem key export {card.name} -o {card.name}.card.json', send that file to the "
         "other players and read them your fingerprint out of band"
+    )
+
+
+@key.command("lang")
+@click.argument("name")
+@click.argument("language", type=CARD_LANGS, required=False)
+@click.option("--clear", is_flag=True, help="Take the language off the card.")
+@click.option("--json", "as_json", is_flag=True, help="Print the new card as JSON.")
+@reports_errors
+def lang_command(name: str, language: str | None, clear: bool, as_json: bool) -> None:
+    """Write on the card of your identity NAME the LANGUAGE you read pbem's mail in (en,
+    ja, zh-Hant or zh-Hans), signed again with the card. Games already begun keep the
+    card they began with: export the card again and send it to the other players."""
+    if (language is None) == (not clear):
+        raise UsageError(N_("give a LANGUAGE, or --clear to take it off the card"))
+    keyring = Keyring()
+    if not keyring.has_identity(name):
+        keyring.load(name, None)  # the refusal that says what NAME is
+    passphrase = read_passphrase(name) if keyring.needs_passphrase(name) else None
+    card = keyring.set_lang(name, language, passphrase).card
+    if as_json:
+        _emit_json(_card_json(card))
+        return
+    if card.lang is None:
+        click.echo(_("the card of {name} names no language now").format(name=card.name))
+    else:
+        click.echo(
+            _("the card of {name} asks for mail in {lang} now").format(
+                name=card.name, lang=card.lang
+            )
+        )
+    click.echo(
+        _(
+            "next: 'pbem key export {name} -o {name}.card.json' and send the card to the "
+            "other players again"
+        ).format(name=card.name)
     )
 
 
@@ -81,11 +132,14 @@ def list_command(as_json: bool) -> None:
             "create one with 'pbem key new NAME --email ADDRESS'"
         )
         return
-    width = max(len(card.label()) for card, _ in entries)
+    from pbem.cli.progress import columns  # names in CJK take two columns a character
+
+    width = max(columns(card.label()) for card, _ in entries)
     for card, own in entries:
         mark = "*" if own else " "
         kind = "yours" if own else "card"
-        click.echo(f"{mark} {card.label():<{width}}  {card.fingerprint}  ({kind})")
+        pad = " " * (width - columns(card.label()))
+        click.echo(f"{mark} {card.label()}{pad}  {card.fingerprint}  ({kind})")
 
 
 @key.command("export")

@@ -43,6 +43,8 @@ from pbem.store.sent import mark_sent, unsent
 from pbem.store.store import Store
 
 if TYPE_CHECKING:  # pbem.mail (SMTP, IMAP, the templates) is imported by the commands that mail
+    from email.message import EmailMessage
+
     from pbem.mail.robot import Robot
 
 #: ``pbem receive`` lists at most this many new steps per game.
@@ -142,37 +144,59 @@ def mail_game(
     outgoing = prepare(
         store, game, me, lambda: identity(name), smtp, to, called=called or game, full=full
     )
-    message, made = outgoing.message, outgoing.made
+    messages, made = outgoing.messages, outgoing.made
     made_first = ngettext("made {n} automatic step first", "made {n} automatic steps first", made)
     notes = [made_first.format(n=made)] if made else []
-    if message is None:
+    if not messages:
         return None, notes
+    message = messages[0]  # in the sender's language, when anyone reads that
     report: dict[str, Any] = {"subject": message["Subject"], "to": message["To"]}
     report["cc"] = message["Cc"] or ""
     report["automatic"] = made
+    if len(messages) > 1:  # the recipients read several languages: one message each
+        report["messages"] = [
+            {"subject": m["Subject"], "to": m["To"], "cc": m["Cc"] or ""} for m in messages
+        ]
     if eml is not None:
-        if not write_new(eml, message.as_bytes()):
-            raise UsageError(
-                N_("{path}: exists already; pbem never writes over a file").format(path=eml)
-            )
+        paths = [eml, *(_eml_for(eml, m) for m in messages[1:])]
+        for path, each in zip(paths, messages, strict=True):
+            if not write_new(path, each.as_bytes()):
+                raise UsageError(
+                    N_("{path}: exists already; pbem never writes over a file").format(path=path)
+                )
         report["eml"] = str(eml)
+        if len(paths) > 1:
+            report["emls"] = [str(p) for p in paths]
         with store.writing():  # carried by the message, handed to the player's mail client
             store.carried(game, str(eml.resolve()))
             mark_sent(store, game, me)
-            mailed(store, message)
-        wrote = _("wrote the message for {to} to {path}").format(to=message["To"], path=eml)
-        return report, [*notes, wrote]
+            for each in messages:
+                mailed(store, each)
+        wrote = [
+            _("wrote the message for {to} to {path}").format(to=each["To"], path=path)
+            for path, each in zip(paths, messages, strict=True)
+        ]
+        return report, [*notes, *wrote]
     password = mail_config.password(smtp, "smtp", ask_password())
     memory = Memory(store)
-    done = outbox.post(memory, smtp, password, message)
+    done = outbox.post_all(memory, smtp, password, messages)
     store.carried(game, f"the mail {message['Message-ID']}")  # queued: it goes, now or later
-    report["sent_to"] = done.recipients(message)  # a message that waits says so here
+    sent = [done.recipients(each) for each in messages]  # a message that waits says so here
+    report["sent_to"] = [to for each in sent for to in each]
     mark_sent(store, game, me)
-    report["also_sent"] = len(done.sent) - 1  # what waited in the outbox, sent first
-    line = _("sent {subject!r} to {to}").format(
-        subject=str(message["Subject"]), to=", ".join(report["sent_to"])
-    )
-    return report, [*notes, *done.lines(but=message), line]
+    report["also_sent"] = len(done.sent) - len(messages)  # what waited in the outbox, sent first
+    lines = [
+        _("sent {subject!r} to {to}").format(subject=str(each["Subject"]), to=", ".join(to))
+        for each, to in zip(messages, sent, strict=True)
+    ]
+    return report, [*notes, *done.lines(but=messages), *lines]
+
+
+def _eml_for(eml: Path, message: EmailMessage) -> Path:
+    """Where ``pbem send --eml FILE`` writes the message of a second language: beside
+    FILE, named after the language (``out.ja.eml``)."""
+    lang = str(message["Content-Language"] or "other")
+    return eml.with_name(f"{eml.stem}.{lang}{eml.suffix}")
 
 
 @click.command()

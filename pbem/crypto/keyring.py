@@ -29,11 +29,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pbem.crypto.keys import ROOT_BYTES, Identity
 from pbem.format.canonical import b64d, b64e, canonical, parse, pretty
 from pbem.format.card import (
-    NAME_PATTERN,
     IdentityCard,
     check_email,
+    check_lang,
     check_name,
     first_error,
+    is_name,
     normalize_fingerprint,
 )
 from pbem.format.errors import Rejected, UsageError
@@ -194,6 +195,20 @@ def seal_identity(identity: Identity, passphrase: str | None) -> KeyFile:
 # --------------------------------------------------------------------------- the keyring
 
 
+def _new_language(known: IdentityCard, card: IdentityCard) -> bool:
+    """Whether ``card`` is ``known`` with another language only (``pbem key lang``): the
+    same name, address and keys, and signed by those keys (a card with a language is)."""
+    same = ("name", "email", "sign_key", "box_key", "fingerprint")
+    return card.signature is not None and all(
+        getattr(known, key) == getattr(card, key) for key in same
+    )
+
+
+def _nfc(name: str) -> str:
+    """A name as typed, or as a file system gives it back, in normal form NFC."""
+    return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
+
+
 class ImportResult(NamedTuple):
     """What :meth:`Keyring.import_card` kept, and whether it was new."""
 
@@ -250,15 +265,16 @@ class Keyring:
                 )
             ) from None
         for path in entries:
-            if path.suffix == ".json" and NAME_PATTERN.fullmatch(path.stem):
-                out[path.stem.lower()] = path
+            stem = _nfc(path.stem)  # macOS's HFS+ gives the names back decomposed (NFD)
+            if path.suffix == ".json" and is_name(stem):
+                out[stem.lower()] = path
         return out
 
     def _key_path(self, name: str) -> Path | None:
-        return self._names_in(self.keys_dir).get(check_name(name).lower())
+        return self._names_in(self.keys_dir).get(check_name(_nfc(name)).lower())
 
     def _card_path(self, name: str) -> Path | None:
-        return self._names_in(self.cards_dir).get(check_name(name).lower())
+        return self._names_in(self.cards_dir).get(check_name(_nfc(name)).lower())
 
     def _read_key_file(self, path: Path) -> KeyFile:
         value = parse(read_input(path), what=f"key file {path}")
@@ -272,7 +288,7 @@ class Keyring:
                     path=path, first_error=first_error(exc)
                 )
             ) from None
-        if key_file.card.name != path.stem:
+        if key_file.card.name != _nfc(path.stem):
             raise Rejected(
                 N_("key file {path} is damaged: it holds the card of {name!r}").format(
                     path=path, name=key_file.card.name
@@ -282,7 +298,7 @@ class Keyring:
 
     def _read_card_file(self, path: Path) -> IdentityCard:
         card = IdentityCard.from_json(read_input(path), what=f"card file {path}")
-        if card.name != path.stem:
+        if card.name != _nfc(path.stem):
             raise Rejected(
                 N_("card file {path} is damaged: it holds the card of {card!r}").format(
                     path=path, card=card.name
@@ -308,11 +324,13 @@ class Keyring:
 
     # ---- own identities
 
-    def check_new(self, name: str, email: str) -> None:
+    def check_new(self, name: str, email: str, lang: str | None = None) -> None:
         """Raise the error :meth:`create` would raise for these arguments, so that a
         command can fail before asking for a passphrase twice."""
         check_name(name)
         check_email(email)
+        if lang is not None:
+            check_lang(lang)
         clash = self._key_path(name) or self._card_path(name)
         if clash is not None:
             kind = "an identity" if clash.parent == self.keys_dir else "a card"
@@ -322,20 +340,39 @@ class Keyring:
                 ).format(home=self.home, kind=kind, stem=clash.stem)
             )
 
-    def create(self, name: str, email: str, passphrase: str | None) -> Identity:
-        """Make a new identity and store it; ``passphrase=None`` stores it unsealed."""
-        self.check_new(name, email)
-        identity = Identity.generate(name, email)
+    def create(
+        self, name: str, email: str, passphrase: str | None, lang: str | None = None
+    ) -> Identity:
+        """Make a new identity and store it; ``passphrase=None`` stores it unsealed. With
+        ``lang``, its card asks for mail in that language (and is signed)."""
+        self.check_new(name, email, lang)
+        identity = Identity.generate(name, email, lang)
+        self._write_key(self.keys_dir / f"{name}.json", identity, passphrase)
+        return identity
+
+    def set_lang(self, name: str, lang: str | None, passphrase: str | None) -> Identity:
+        """Make the card of the own identity ``name`` ask for mail in ``lang`` (None: in
+        no language of its own), signed again, and seal the key file again with the
+        same passphrase (its seal covers the card). Games already begun keep the card
+        they began with: the new one is for the games to come (export it again)."""
+        if lang is not None:
+            check_lang(lang)
+        identity = self.load(name, passphrase).with_lang(lang)
+        path = self._key_path(name)
+        if path is None:  # pragma: no cover - load found it
+            raise self._missing(name)
+        self._write_key(path, identity, passphrase)
+        return identity
+
+    def _write_key(self, path: Path, identity: Identity, passphrase: str | None) -> None:
         key_file = seal_identity(identity, passphrase)
         self._ensure_dirs()
-        path = self.keys_dir / f"{name}.json"
         try:
             atomic_write(path, key_file.to_json().encode("ascii"), mode=0o600)
         except OSError as exc:
             raise UsageError(
                 N_("cannot write {path}: {strerror}").format(path=path, strerror=exc.strerror)
             ) from None
-        return identity
 
     def has_identity(self, name: str) -> bool:
         """True when the private key of ``name`` is in this keyring."""
@@ -373,7 +410,7 @@ class Keyring:
                 raise Rejected(
                     N_("key file {path} is damaged: {exc}").format(path=path, exc=exc)
                 ) from None
-        identity = Identity(root, card.name, card.email)
+        identity = Identity(root, card.name, card.email, card.lang)
         if identity.card != card:
             raise Rejected(
                 N_("key file {path} is damaged: its card does not match its secret").format(
@@ -446,6 +483,9 @@ class Keyring:
             same_name = own.name.lower() == card.name.lower()
             if own == card and not is_own:
                 return ImportResult(card, added=False)
+            if not is_own and _new_language(own, card):
+                self._ensure_dirs()  # the player's own word, signed: it replaces the card
+                return self._write_card(card, self.cards_dir / f"{own.name}.json")
             if is_own and (
                 same_name or own.sign_key == card.sign_key or own.box_key == card.box_key
             ):
@@ -475,7 +515,10 @@ class Keyring:
                     ).format(card=card.name, own=own.name)
                 )
         self._ensure_dirs()
-        target = self.cards_dir / f"{card.name}.json"
+        return self._write_card(card, self.cards_dir / f"{card.name}.json")
+
+    @staticmethod
+    def _write_card(card: IdentityCard, target: Path) -> ImportResult:
         try:
             atomic_write(target, pretty(card.model_dump()).encode("ascii"), mode=0o644)
         except OSError as exc:

@@ -44,7 +44,7 @@ class Identity:
 
     __slots__ = ("_box", "_root", "_sign", "card")
 
-    def __init__(self, root: bytes, name: str, email: str) -> None:
+    def __init__(self, root: bytes, name: str, email: str, lang: str | None = None) -> None:
         if not isinstance(root, bytes) or len(root) != ROOT_BYTES:
             raise ValueError(f"an identity root secret is {ROOT_BYTES} bytes")
         self._root = root
@@ -55,12 +55,19 @@ class Identity:
             check_email(email),
             self._sign.public_key().public_bytes_raw(),
             self._box.public_key().public_bytes_raw(),
+            lang,
+            self._sign.sign,  # Ed25519 is deterministic: the same card every time
         )
 
     @classmethod
-    def generate(cls, name: str, email: str) -> Identity:
-        """A new identity with a fresh random root secret."""
-        return cls(os.urandom(ROOT_BYTES), name, email)
+    def generate(cls, name: str, email: str, lang: str | None = None) -> Identity:
+        """A new identity with a fresh random root secret (its card signed with ``lang``
+        when one is given)."""
+        return cls(os.urandom(ROOT_BYTES), name, email, lang)
+
+    def with_lang(self, lang: str | None) -> Identity:
+        """The same identity, its card asking for mail in ``lang`` (None: no language)."""
+        return Identity(self._root, self.card.name, self.card.email, lang)
 
     def __repr__(self) -> str:
         # Never show the root secret, even in a traceback or a debugger.

@@ -18,7 +18,9 @@ import json
 import os
 import re
 import stat
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 DOMAIN = "pbem"
@@ -116,6 +118,32 @@ def use(lang: str) -> None:
     gettext.bindtextdomain(DOMAIN, str(LOCALE_DIR))
     gettext.textdomain(DOMAIN)
     os.environ["LANGUAGE"] = catalog or ENGLISH
+
+
+#: One language switch at a time (``speaking``): mail is written in each recipient's.
+_SWITCH = threading.RLock()
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak ``lang`` for a while (a mail to players who read another language than the
+    sender), then the language spoken before again. The language is the process's:
+    what another thread translates meanwhile is in ``lang`` too."""
+    global _active, _lang, _templates
+    with _SWITCH:
+        saved = (_active, _lang, _templates, os.environ.get("LANGUAGE"))
+        if lang == _lang:
+            yield
+            return
+        use(lang)
+        try:
+            yield
+        finally:
+            _active, _lang, _templates, language = saved
+            if language is None:
+                os.environ.pop("LANGUAGE", None)
+            else:
+                os.environ["LANGUAGE"] = language
 
 
 def current() -> str:

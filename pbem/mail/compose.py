@@ -21,17 +21,22 @@ mail filter can file it away.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
 from functools import cache
+from pathlib import Path
 from typing import Any, Literal
 
 import jinja2
 
 from pbem.crypto.notes import step_notes
+from pbem.format import i18n
 from pbem.format.bundle import REQUEST_TYPE, STEPS_TYPE, Request
 from pbem.format.card import IdentityCard
+from pbem.format.errors import PbemError
+from pbem.format.i18n import _, localize, ngettext, speaking
 from pbem.format.resources import resource_dir
 from pbem.ledger.awaiting import cosigners, describe_awaiting, needs_decision
 from pbem.ledger.logbook import with_open_batch
@@ -187,9 +192,47 @@ def _recipients(
     return Recipients(awaited, others)
 
 
+def language_of(card: IdentityCard, default: str, known: Mapping[str, str] | None = None) -> str:
+    """The language a player reads pbem's mail in: the one their card in the sender's
+    keyring names (``known``, by signing key: a card they sent after the game began),
+    else the one their card in the game names, else ``default`` (the sender's)."""
+    return (known or {}).get(card.sign_key) or card.lang or default
+
+
+def known_languages(home: Path) -> dict[str, str]:
+    """The languages the cards of the keyring at ``home`` name, by signing key (a keyring
+    that cannot be read names none: the cards in the game still do)."""
+    from pbem.crypto.keyring import Keyring
+
+    try:
+        return {c.sign_key: c.lang for c, _own in Keyring(home).list() if c.lang}
+    except PbemError:
+        return {}
+
+
+def by_language(
+    recipients: Recipients, default: str, known: Mapping[str, str] | None = None
+) -> list[tuple[str, Recipients]]:
+    """The recipients in groups of one language each (``language_of``), ``default``'s
+    group first, then in the order their languages first appear. Who is in To stays in
+    To; a group of players in Cc only has them in To (a message needs readers)."""
+    order = [default]
+    for card in [*recipients.to, *recipients.cc]:
+        lang = language_of(card, default, known)
+        if lang not in order:
+            order.append(lang)
+    groups = []
+    for lang in order:
+        to = [c for c in recipients.to if language_of(c, default, known) == lang]
+        cc = [c for c in recipients.cc if language_of(c, default, known) == lang]
+        if to or cc:
+            groups.append((lang, Recipients(to, cc) if to else Recipients(cc, [])))
+    return groups
+
+
 @cache
 def _templates() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(resource_dir("templates") / "mail"),
         autoescape=False,  # plain text mail, never HTML
         trim_blocks=True,
@@ -197,6 +240,10 @@ def _templates() -> jinja2.Environment:
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
+    # What a person reads in the templates is in _() (pbem/mail/mailtexts.py extracts it),
+    # in the language spoken while they are rendered (``speaking``).
+    env.globals.update(_=_, ngettext=ngettext)
+    return env
 
 
 def _last_acted(records: list[Record], seat: int) -> int:
@@ -212,8 +259,8 @@ def _history(
     replay = head.position
     last = {s: _last_acted(records, s) for s in readers}
     start = max(0, min(last.values(), default=0))
-    names = ", ".join(replay.names[s] for s in readers) or "everyone"
-    since = "the game began" if start == 0 else f"{names} last acted"
+    names = ", ".join(replay.names[s] for s in readers) or _("everyone")
+    since = _("the game began") if start == 0 else _("{names} last acted").format(names=names)
     steps = head.store.steps(head.game, upto=replay.count, since=start)  # only those shown
     lines = []
     for record in (r for r in records if r.index >= start):
@@ -235,15 +282,16 @@ def _history(
 def _result(replay: Position) -> str:
     if replay.result is None:
         return ""
-    winners = " and ".join(replay.names[s] for s in replay.result.winners)
+    winners = _(" and ").join(replay.names[s] for s in replay.result.winners)
     scores = ", ".join(f"{n} {s}" for n, s in zip(replay.names, replay.result.scores, strict=True))
-    return f"{winners} won ({scores})"
+    return _("{winners} won ({scores})").format(winners=winners, scores=scores)
 
 
 def render(
     head: Head, sender: str, recipients: Recipients, attached: Carried, page: bool
 ) -> tuple[str, str]:
-    """Subject and body for this version of the game, as the recipients should read it."""
+    """Subject and body for this version of the game, as the recipients should read it,
+    in the language spoken now."""
     replay = head.position
     seats = replay.cards
     keys = [c.sign_key for c in seats]
@@ -259,7 +307,7 @@ def render(
         "short": short_id(replay.genesis.game),
         "steps": replay.count,
         "sender": sender,
-        "awaiting": describe_awaiting(replay),
+        "awaiting": localize(describe_awaiting(replay)),
         "result": _result(replay),
         "since": since,
         "history": history,
@@ -283,6 +331,29 @@ def render(
     return subject, env.get_template(body).render(context)
 
 
+def compose_all(
+    head: Head,
+    sender: str,
+    recipients: Recipients,
+    smtp: Smtp,
+    full: bool = False,
+    since: int | None = None,
+    *,
+    after_mailed: bool = False,
+    lang: str | None = None,
+    known: Mapping[str, str] | None = None,
+) -> list[EmailMessage]:
+    """The messages to ``recipients``: one for each language they read (``by_language``;
+    ``lang``, the sender's, by default: the language spoken now), each with subject and
+    body in it, and all with the same attachments, chosen for all the recipients."""
+    default = lang or i18n.current()
+    attached = carried(head, recipients, full, since, after_mailed=after_mailed)
+    return [
+        compose(head, sender, group, smtp, full, since, attached=attached, lang=tongue)
+        for tongue, group in by_language(recipients, default, known)
+    ]
+
+
 def compose(
     head: Head,
     sender: str,
@@ -292,15 +363,20 @@ def compose(
     since: int | None = None,
     *,
     after_mailed: bool = False,
+    attached: Carried | None = None,
+    lang: str | None = None,
 ) -> EmailMessage:
-    """The message: templates for subject and body, the game's new steps (or its file)
-    attached (``carried``), and its public page when it asks for a decision
-    (``smtp.page``)."""
+    """The message: templates for subject and body (in ``lang``, else the language spoken
+    now), the game's new steps (or its file) attached (``carried``, unless ``attached``
+    says what), and its public page when it asks for a decision (``smtp.page``)."""
     replay = head.position
     decision = asks_someone(replay)
     page = smtp.page == "always" or (smtp.page == "decisions" and decision)
-    attached = carried(head, recipients, full, since, after_mailed=after_mailed)
-    subject, body = render(head, sender, recipients, attached, page)
+    if attached is None:
+        attached = carried(head, recipients, full, since, after_mailed=after_mailed)
+    lang = lang or i18n.current()
+    with speaking(lang):
+        subject, body = render(head, sender, recipients, attached, page)
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = ", ".join(formataddr((c.name, c.email)) for c in recipients.to)
@@ -330,45 +406,57 @@ def compose(
             cte="quoted-printable",
             filename=attachment_name(head, ".html"),
         )
+    # RFC 3282: the language of the subject and the body (set last: set_content and
+    # add_attachment move the Content- headers there are to the parts).
+    msg["Content-Language"] = lang
     return msg
 
 
 def reminder_for(
     head: Head, me: IdentityCard, smtp: Smtp, text: str, exclude: frozenset[str] = frozenset()
-) -> EmailMessage | None:
+) -> list[EmailMessage]:
     """A reminder to the seats past their deadline (those still awaited, not the others of
-    the decision), with the steps they lack; or None."""
+    the decision), with the steps they lack: one message for each language they read
+    (``text``, English made from a marked message, in each); none when nobody is late."""
     pos = head.position
     late = [pos.cards[s] for s in pos.remaining() if s < len(pos.cards)]
     late = [c for c in late if c.sign_key != me.sign_key and c.sign_key not in exclude]
     if not late:
-        return None
-    recipients = Recipients(late, [])
-    message = compose(head, smtp.sender or formataddr((me.name, me.email)), recipients, smtp)
-    del message["Subject"]
-    message["X-Pbem-Reminder"] = "yes"  # a copy behind the recipient's gets what it lacks
-    pos = head.position
-    message["Subject"] = f"[pbem] {pos.rules.id} {short_id(pos.genesis.game)}: reminder: {text}"
-    return message
+        return []
+    sender = smtp.sender or formataddr((me.name, me.email))
+    known = known_languages(head.store.home)
+    messages = compose_all(head, sender, Recipients(late, []), smtp, lang=me.lang, known=known)
+    for message in messages:
+        del message["Subject"]
+        message["X-Pbem-Reminder"] = "yes"  # a copy behind the recipient's gets what it lacks
+        with speaking(str(message["Content-Language"])):
+            said = _("reminder: {text}").format(text=localize(text))
+        message["Subject"] = f"[pbem] {pos.rules.id} {short_id(pos.genesis.game)}: {said}"
+    return messages
 
 
-def message_for(
+def messages_for(
     head: Head,
     me: IdentityCard,
     smtp: Smtp,
     to: Literal["awaited", "all"] = "awaited",
     exclude: frozenset[str] = frozenset(),
     full: bool = False,
-) -> EmailMessage | None:
-    """The message ``me`` sends after this version, or None when nobody else is awaited
-    (the decision is ``me``'s own, or every seat awaited is of ``me``'s home, ``exclude``).
-    Composed in one read of the store, so its body and its file are of the same head."""
+) -> list[EmailMessage]:
+    """The messages ``me`` sends after this version, one for each language its recipients
+    read (``compose_all``: ``me``'s card's language, else the one spoken now, by
+    default); none when nobody else is awaited (the decision is ``me``'s own, or every
+    seat awaited is of ``me``'s home, ``exclude``). Composed in one read of the store, so
+    their bodies and their files are of the same head."""
     recipients = choose_recipients(head.position, me, to, smtp.cc, exclude)
     if not recipients.to:
-        return None
+        return []
     sender = smtp.sender or formataddr((me.name, me.email))
+    known = known_languages(head.store.home)
     with head.store.reading():
-        return compose(head, sender, recipients, smtp, full, after_mailed=True)
+        return compose_all(
+            head, sender, recipients, smtp, full, after_mailed=True, lang=me.lang, known=known
+        )
 
 
 def request_for(request: Request, sender: str, to: list[str]) -> EmailMessage:
@@ -416,4 +504,12 @@ def answer_for(
     since = index if known and index < head.position.count else None
     sender = smtp.sender or formataddr((me.name, me.email))
     with head.store.reading():
-        return compose(head, sender, Recipients([to], []), smtp, full=since is None, since=since)
+        return compose(
+            head,
+            sender,
+            Recipients([to], []),
+            smtp,
+            full=since is None,
+            since=since,
+            lang=language_of(to, me.lang or i18n.current(), known_languages(head.store.home)),
+        )

@@ -46,14 +46,16 @@ class Flushed:
             ).format(why=self.failed, n=self.waiting)
         ) from self.failed
 
-    def lines(self, but: EmailMessage | None = None) -> list[str]:
-        """One line per message sent (``but`` that one: the caller says it its way)."""
+    def lines(self, but: EmailMessage | list[EmailMessage] | None = None) -> list[str]:
+        """One line per message sent (``but`` that one, or those: the caller says it its
+        way)."""
+        mine = {m["Message-ID"] for m in (but if isinstance(but, list) else [but] if but else [])}
         return [
             _("sent {subject!r} to {to}").format(
                 subject=" ".join(str(m["Subject"]).split()), to=m["To"]
             )
             for m, _to in self.sent
-            if but is None or m["Message-ID"] != but["Message-ID"]
+            if m["Message-ID"] not in mine
         ]
 
 
@@ -77,6 +79,16 @@ def flush(memory: Memory, smtp: Smtp, password: str | None) -> Flushed:
 def post(memory: Memory, smtp: Smtp, password: str | None, message: EmailMessage) -> Flushed:
     """Queue ``message`` behind what waits already, then flush."""
     memory.queue(message)
+    return flush(memory, smtp, password)
+
+
+def post_all(
+    memory: Memory, smtp: Smtp, password: str | None, messages: list[EmailMessage]
+) -> Flushed:
+    """Queue ``messages`` (one for each language their recipients read) behind what waits
+    already, then flush."""
+    for message in messages:
+        memory.queue(message)
     return flush(memory, smtp, password)
 
 

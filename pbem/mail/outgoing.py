@@ -14,7 +14,7 @@ from pbem.crypto.keys import Identity
 from pbem.format.card import IdentityCard
 from pbem.format.errors import UsageError
 from pbem.ledger.awaiting import needs_decision
-from pbem.mail.compose import message_for
+from pbem.mail.compose import messages_for
 from pbem.mail.config import Smtp
 from pbem.play.author import automatic
 from pbem.store.journal import Journal
@@ -23,12 +23,18 @@ from pbem.store.store import Store
 
 @dataclass
 class Outgoing:
-    """The message to send (None when nobody else is awaited: the next decision is the
-    sender's own), and how many automatic steps were made before it."""
+    """The messages to send, one for each language the recipients read (none when nobody
+    else is awaited: the next decision is the sender's own), and how many automatic steps
+    were made before them."""
 
-    message: EmailMessage | None
+    messages: list[EmailMessage]
     made: int
     called: str
+
+    @property
+    def message(self) -> EmailMessage | None:
+        """The first message (in the sender's language when anyone reads it), or None."""
+        return self.messages[0] if self.messages else None
 
     def required(self) -> EmailMessage:
         """The message, or the refusal ``pbem send`` gives when there is none to send."""
@@ -66,5 +72,5 @@ def prepare(
             made = automatic(head.position, identity, journal=Journal(store))
             store.save(head, "made by pbem send")
     with store.reading():
-        message = message_for(store.head(game), me, smtp, to, full=full)
-    return Outgoing(message, made, called)
+        messages = messages_for(store.head(game), me, smtp, to, full=full)
+    return Outgoing(messages, made, called)

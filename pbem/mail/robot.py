@@ -48,7 +48,7 @@ from pbem.ledger.awaiting import describe_awaiting, needs_decision, signature_du
 from pbem.ledger.deadlines import due, waiting
 from pbem.mail import outbox, transport
 from pbem.mail.botseat import BotSeat
-from pbem.mail.compose import answer_for, message_for, reminder_for, request_for
+from pbem.mail.compose import answer_for, messages_for, reminder_for, request_for
 from pbem.mail.config import MailConfig
 from pbem.mail.extract import message_key
 from pbem.mail.inbox import describe, import_message
@@ -365,14 +365,15 @@ class Robot:
         """``" --as NAME"`` after a command to type, when the home holds several."""
         return f" --as {actor.card.name}" if len(self.actors) > 1 else ""
 
-    def _message(self, game: str, sender: Actor) -> EmailMessage | None:
-        """The message of the game's newest head, composed in one read of the store."""
+    def _message(self, game: str, sender: Actor) -> list[EmailMessage]:
+        """The messages of the game's newest head, one for each language its recipients
+        read (``messages_for``), composed in one read of the store."""
         with self.store.reading():
             head = self.store.head(game)
-            message = message_for(head, sender.card, self.config.smtp, exclude=self.bots_here)
-        if message is not None:  # queued now, and sent from the outbox until a server took it
+            messages = messages_for(head, sender.card, self.config.smtp, exclude=self.bots_here)
+        if messages:  # queued now, and sent from the outbox until a server took them
             mark_sent(self.store, game, sender.card, head.position)
-        return message
+        return messages
 
     def _tell(self, head: Head, actor: Actor, report: PassReport) -> None:
         """What ``actor`` must be told of ``head``: a signature due on a call or a
@@ -477,15 +478,19 @@ class Robot:
             return False
         return bool(Journal(self.store).unwritten(game, keys.index(actor.card.sign_key)))
 
-    def _queue(self, message: EmailMessage | None, game: str | None = None) -> None:
-        """Keep ``message`` in the outbox; with ``game``, it carries what the home signed
-        there, in the same transaction (``Store.carried``)."""
-        if message is None:
+    def _queue(
+        self, message: EmailMessage | list[EmailMessage] | None, game: str | None = None
+    ) -> None:
+        """Keep ``message`` (or each of a list) in the outbox; with ``game``, it carries
+        what the home signed there, in the same transaction (``Store.carried``)."""
+        messages = message if isinstance(message, list) else [message] if message else []
+        if not messages:
             return
         with self.store.writing():
-            self.memory.queue(message)
-            if game is not None:
-                self.store.carried(game, f"the mail {message['Message-ID']}")
+            for each in messages:
+                self.memory.queue(each)
+                if game is not None:
+                    self.store.carried(game, f"the mail {each['Message-ID']}")
 
     def flush(self, report: PassReport) -> None:
         """Send the queued messages (``pbem.mail.outbox``): one line for each sent, and

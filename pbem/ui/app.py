@@ -282,10 +282,11 @@ class Ui:
             return None
         given = asked.smtp_password
         password = mail_config.password(smtp, "smtp", (lambda _: given) if given else None)
-        done = outbox.post(Memory(store), smtp, password, out.message)
+        done = outbox.post_all(Memory(store), smtp, password, out.messages)
         # As pbem send: the queued mail carries what was signed here (now or later).
         store.carried(game, f"the mail {out.message['Message-ID']}")
-        sent = done.recipients(out.message)  # a message that waits says so here
+        # A message that waits says so here; one for each language the recipients read.
+        sent = [to for each in out.messages for to in done.recipients(each)]
         mark_sent(store, game, me)
         return {"sent_to": sent, "subject": out.message["Subject"], "automatic": out.made}
 

@@ -172,6 +172,12 @@ TABLE: dict[str, Row] = {
         False,
         ("prompt", ["key", "new", "eve", "--email", "eve@example.org"]),
     ),
+    "key lang": Row(
+        ["key", "lang", "ann", "ja"],
+        (["key", "lang", "nobody", "ja"], 2, "usage"),
+        False,
+        ("prompt", ["key", "lang", "bea", "zh-Hant"]),
+    ),
     "key list": Row(["key", "list"], None, True, NEVER),
     "key export": Row(
         ["key", "export", "ann"], (["key", "export", "nobody"], 2, "usage"), True, NEVER

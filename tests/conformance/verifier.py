@@ -23,6 +23,7 @@ import base64
 import hashlib
 import json
 import re
+import unicodedata
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
@@ -137,7 +138,6 @@ B64 = {16: r"[A-Za-z0-9_-]{21}[AQgw]", 32: r"[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]
 B64[64] = r"[A-Za-z0-9_-]{85}[AQgw]"
 HEX = re.compile(r"[0-9a-f]{64}")
 DECISION = re.compile(r"[a-z]+(:[A-Za-z0-9_.-]+)?")
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 EMAIL = re.compile(
     r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?"
 )
@@ -202,9 +202,28 @@ def escrow(value: Any, holders: int, where: str) -> None:
             raise Invalid(f"{where}.shares[{k}]: not 80 bytes of canonical base64url")
 
 
+CARD = {"name", "email", "sign_key", "box_key", "fingerprint"}
+NAME_CHARS = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Nd"}
+
+
+def name_ok(name: Any, where: str) -> None:
+    """§3's names, but for the script rule (UTS #39), which needs Unicode's Script data."""
+    if type(name) is not str or not name or len(name) > 64 or len(name.encode()) > 192:
+        raise Invalid(f"{where}: not a valid name")
+    first = unicodedata.category(name[0])
+    if (
+        not (first[0] == "L" or first == "Nd")
+        or any(c not in "._-" and unicodedata.category(c) not in NAME_CHARS for c in name)
+        or unicodedata.normalize("NFC", name) != name
+        or unicodedata.normalize("NFKC", name) != name
+    ):
+        raise Invalid(f"{where}: not a valid name")
+
+
 def card(value: Any, where: str) -> bytes:
-    c = members(value, {"name", "email", "sign_key", "box_key", "fingerprint"}, where)
-    text(c["name"], NAME, f"{where}.name")
+    signed = type(value) is dict and ("lang" in value or "signature" in value)
+    c = members(value, CARD | ({"lang", "signature"} if signed else set()), where)
+    name_ok(c["name"], f"{where}.name")
     email = text(c["email"], EMAIL, f"{where}.email")
     if len(email) > 254:
         raise Invalid(f"{where}.email: too long")
@@ -215,6 +234,10 @@ def card(value: Any, where: str) -> bytes:
     expected = base64.b32encode(digest[:15]).decode()[:20]
     if c["fingerprint"].replace("-", "") != expected:
         raise Invalid(f"{where}: fingerprint does not match the keys")
+    if signed:
+        if c["lang"] not in ("en", "ja", "zh-Hant", "zh-Hans"):
+            raise Invalid(f"{where}.lang: not a language")
+        signature_ok(sign, "card", c, f"{where}.signature")
     return sign
 
 

@@ -21,6 +21,7 @@ from babel.messages.pofile import read_po
 
 from pbem.cli import helptexts
 from pbem.format.i18n import CATALOGS, DOMAIN, LOCALE_DIR, from_environment, normalize, resolve
+from pbem.mail import mailtexts
 from tests.conftest import ROOT
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sdr]")
@@ -39,6 +40,7 @@ def extracted() -> set[str]:
             root, keywords={"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
         ):
             ids.add(message[0] if isinstance(message, tuple) else message)
+    ids |= {t[0] if isinstance(t, tuple) else t for t in mailtexts.texts()}  # the mail's
     return ids | set(helptexts.texts())  # the commands' help, walked (babel.cfg's clihelp)
 
 

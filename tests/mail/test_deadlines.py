@@ -92,3 +92,24 @@ def test_a_call_is_mailed_to_whoever_must_still_sign_it(
     assert "still to sign: bob" in bob.run("status", gid[:8]).stdout
     bob.run("call", gid[:8], "carol", "--as", "bob")
     assert "call on carol: the stand-in plays" in bob.run("log", gid[:8]).stdout
+
+
+def test_a_reminder_is_in_the_language_of_the_late_players_card(
+    trio: list[Player], tmp_path: Path, smtp: Smtp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: carol's card says she reads Japanese; alice's reminder to her is in it."""
+    alice, _bob, carol = trio
+    carol.run("key", "lang", "carol", "ja")
+    (tmp_path / "carol.card.json").unlink()
+    carol.run("key", "export", "carol", "-o", tmp_path / "carol.card.json")
+    carol_late(trio, tmp_path)
+    sent = len(smtp.delivery.messages)
+    monkeypatch.setenv("PBEM_TEST_CLOCK", str(CLOCK_START + 3 * 3600))
+    watch(alice)
+    messages = [
+        email.message_from_bytes(raw, policy=email.policy.default)
+        for _, _, raw in smtp.delivery.messages[sent:]
+    ]
+    (reminder,) = [m for m in messages if m["X-Pbem-Reminder"] == "yes"]
+    assert reminder["Content-Language"] == "ja" and "催促: " in reminder["Subject"]
+    assert carol.email in reminder["To"]
