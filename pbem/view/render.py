@@ -69,6 +69,25 @@ def font_stack() -> Markup:
     return Markup(", ".join([LATIN_FONTS, *([cjk] if cjk else []), "sans-serif"]))
 
 
+CJK_MONO = {
+    "ja": '"Noto Sans Mono CJK JP"',
+    "zh-Hant": '"Noto Sans Mono CJK TC"',
+    "zh-Hans": '"Noto Sans Mono CJK SC"',
+}
+"""Fixed-width fonts of the language's script, before its proportional ones."""
+
+
+def mono_stack() -> Markup:
+    """The ``font-family`` of code and preformatted text in Chinese or Japanese (what a
+    seat alone knows is such text); empty in English, where the browser's own monospace
+    font is kept."""
+    cjk = CJK_FONTS.get(i18n.current())
+    if cjk is None:
+        return Markup("")
+    fonts = ['"DejaVu Sans Mono", Menlo, Consolas', CJK_MONO[i18n.current()], cjk, "monospace"]
+    return Markup(", ".join(fonts))
+
+
 def html_lang() -> str:
     """The page's ``lang`` attribute: the language in use (``en``, ``ja``, ``zh-Hant`` …)."""
     return i18n.current()
@@ -98,6 +117,7 @@ def translating(env: jinja2.Environment) -> jinja2.Environment:
     )
     env.globals["html_lang"] = html_lang
     env.globals["font_stack"] = font_stack
+    env.globals["mono_stack"] = mono_stack
     env.globals["ems"] = ems
     env.filters["localize"] = localized
     env.filters["localize_lines"] = localized_lines
