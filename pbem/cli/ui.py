@@ -45,6 +45,11 @@ def ui(port: int, no_browser: bool, as_name: str | None, as_json: bool) -> None:
     url = address(sock, token)
     report = {"ok": True, "identity": name, "url": url}
     emit(as_json, report, [f"pbem ui: the games of {name} at {url}"])
+    if as_json:  # the report was for a program; the pages are for a person, in their language
+        from pbem.cli.main import lang_option
+        from pbem.format.i18n import resolve, use
+
+        use(resolve(lang_option(sys.argv[1:])))
     click.echo("pbem ui: stop with Ctrl-C", err=True)
     page = None
     if not no_browser:

@@ -28,6 +28,7 @@ from pbem.crypto.keyring import PASSPHRASE_ENV, Keyring
 from pbem.crypto.keys import Identity
 from pbem.format.card import IdentityCard
 from pbem.format.errors import PbemError, Rejected, UsageError
+from pbem.format.i18n import localize
 from pbem.ledger.awaiting import decides, needs_decision
 from pbem.mail import config as mail_config
 from pbem.mail import outbox
@@ -320,7 +321,7 @@ async def _call(work: Callable[[], dict[str, Any]]) -> Response:
         return JSONResponse(await run_in_threadpool(work))
     except PbemError as exc:
         status = 409 if isinstance(exc, Rejected) else 400
-        return JSONResponse({"error": " ".join(str(exc).split())}, status_code=status)
+        return JSONResponse({"error": localize(" ".join(str(exc).split()))}, status_code=status)
 
 
 async def _page(make: Callable[[], Page], settings: Settings) -> Response:

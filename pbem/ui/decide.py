@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from pbem.format.errors import UsageError
+from pbem.format.i18n import localize
 from pbem.ledger.awaiting import decides
 from pbem.ledger.position import Position
 from pbem.ruleset.rules import RulesError, Turn
@@ -62,21 +63,23 @@ class Answer:
         j = self.judged
         return {
             "status": j.status,
-            "refused": self.refused,
-            "asked": self.asked,
+            "refused": localize(self.refused),
+            "asked": localize(self.asked),
             "verb": j.verb,
             "picks": j.picks,
             "text": j.text,
             "more": j.more,
             "next": j.next,
-            "prompt": j.prompt,
+            "prompt": localize(j.prompt) if j.prompt else j.prompt,
             "queue": self.queue,
-            "verbs": [{"verb": v.verb, "label": v.label, "usage": v.usage} for v in self.verbs],
+            "verbs": [
+                {"verb": v.verb, "label": localize(v.label), "usage": v.usage} for v in self.verbs
+            ],
             "buttons": self.buttons,
             "ready": self.ready,
             "board": self.board,
             "goes_on": self.goes_on,
-            "names": self.names,
+            "names": {word: localize(name) for word, name in self.names.items()},
         }
 
 

@@ -35,7 +35,7 @@ from pbem.store.sent import unsent
 from pbem.store.store import Store
 from pbem.ui.pickers import labels_for
 from pbem.view.history import walk
-from pbem.view.render import page_context
+from pbem.view.render import page_context, translating
 from pbem.view.seats import seats_of
 
 _SCRIPT = re.compile(r"<script(?![^>]*\btype=)[^>]*>(.*?)</script>", re.S)
@@ -45,7 +45,7 @@ _STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
 @cache
 def _templates() -> jinja2.Environment:
     root = resource_dir("templates")
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(
             [jinja2.FileSystemLoader(root / "ui"), jinja2.FileSystemLoader(root / "view")]
         ),
@@ -55,6 +55,7 @@ def _templates() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    return translating(env)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
+from pbem.format.i18n import N_
 from pbem.ruleset.rules import RulesError, Ruleset
 
 Status = Literal["refused", "partial", "legal"]
@@ -103,7 +104,7 @@ class Picker:
         """What the clicks ``picks`` make, for the kind of move ``verb`` (None: any)."""
         if picks:
             return self.typed(" ".join(picks))
-        return Judged("partial", None, [], prompt="choose one of the moves below")
+        return Judged("partial", None, [], prompt=N_("choose one of the moves below"))
 
     def typed(self, text: str) -> Judged:
         """A whole move in the notation, from a button or typed."""
@@ -160,7 +161,7 @@ class WordPicker(Picker):
 
     def slot(self, verb: str, index: int) -> str:
         """What the click at ``index`` (from 0) after the verb names."""
-        return "the next word"
+        return N_("the next word")
 
     def verbs(self) -> list[Verb]:
         return [Verb(v, self.describe(v), self.usage(v)) for v in self.moves]
@@ -175,15 +176,20 @@ class WordPicker(Picker):
 
     def judge(self, verb: str | None, picks: list[str]) -> Judged:
         if verb is not None and verb not in self.moves:
-            return Judged("refused", None, [], message=f"{verb!r} is not a move you can make now")
+            return Judged(
+                "refused",
+                None,
+                [],
+                message=N_("{verb!r} is not a move you can make now").format(verb=verb),
+            )
         if not picks:
             verbs = [verb] if verb else self._inferable()
             nexts = [w for v in verbs for m in self.moves.get(v, []) for w in self._next(v, m, [])]
             one = verbs[0] if len(verbs) == 1 else None
             prompt = (
-                f"{self.heading(one)}: click {self.slot(one, 0)}"
+                f"{self.heading(one)}: " + N_("click {what}").format(what=self.slot(one, 0))
                 if one
-                else "click on the board (what you may pick is outlined), or choose below"
+                else N_("click on the board (what you may pick is outlined), or choose below")
             )
             return Judged("partial", verb, [], next=_unique(nexts), prompt=prompt)
         if verb is None:
@@ -198,9 +204,9 @@ class WordPicker(Picker):
         more = any(len(m) > len(picks) for m in matches)
         nexts = _unique(w for m in matches for w in self._next(verb, m, picks))
         prompt = f"{self.heading(verb)}: " + (
-            f"click {self.slot(verb, len(picks))}"
+            N_("click {what}").format(what=self.slot(verb, len(picks)))
             if more
-            else "the move is complete (sign it, or keep it and make another)"
+            else N_("the move is complete (sign it, or keep it and make another)")
         )
         if done:
             text = " ".join([verb, *done[0]])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from pbem.format.i18n import N_
 from pbem.games.rattaneer.actions import Place
 from pbem.games.rattaneer.notation import X
 from pbem.games.rattaneer.state import AREA_NAMES, AREAS, PIRATES, State
@@ -32,7 +33,7 @@ class Placement(Picker):
         self.henchmen = state.players[seat].henchmen
 
     def verbs(self) -> list[Verb]:
-        return [Verb(VERB, "Place your pieces (R-5.1)", "pirates A B, henchmen H …")]
+        return [Verb(VERB, N_("Place your pieces (R-5.1)"), "pirates A B, henchmen H …")]
 
     def buttons(self) -> list[str]:
         return []
@@ -40,7 +41,7 @@ class Placement(Picker):
     def names(self, words: list[str]) -> dict[str, str]:
         """An area by its number and name (``6 (Tavern)``), X as unused."""
         named = {str(n): f"{n} ({AREA_NAMES[n]})" for n in AREAS}
-        return {w: named.get(w, "X (unused)" if w == X else w) for w in words}
+        return {w: named.get(w, N_("X (unused)") if w == X else w) for w in words}
 
     def judge(self, verb: str | None, picks: list[str]) -> Judged:
         if picks and not self._possible(picks):
@@ -80,15 +81,16 @@ class Placement(Picker):
 
     def _prompt(self, picks: list[str]) -> str:
         if len(picks) < PIRATES:
-            which = "first" if not picks else "second"
-            return f"click the area of your {which} pirate (R-5.1)"
+            if not picks:
+                return N_("click the area of your first pirate (R-5.1)")
+            return N_("click the area of your second pirate (R-5.1)")
         placed = len(picks) - PIRATES
         if placed == self.henchmen:
-            return "every piece is placed: sign it, or undo a click"
-        return (
-            f"henchman {placed + 1} of {self.henchmen}: click an area, or X to leave it unused"
+            return N_("every piece is placed: sign it, or undo a click")
+        return N_(
+            "henchman {n} of {of}: click an area, or X to leave it unused"
             " (the henchmen not clicked stay unused)"
-        )
+        ).format(n=placed + 1, of=self.henchmen)
 
 
 def _drawn(picks: list[str]) -> Place:

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from pbem.format.i18n import _
+from pbem.format.i18n import N_, _
 from pbem.games.rattus import data
 from pbem.games.rattus.notation import USAGE
 from pbem.games.rattus.state import State, board_tokens, faces_of, token_name
@@ -32,21 +32,22 @@ ABILITIES = frozenset({"peasant", "merchant", "monk", "witch", "king", "sultan",
 _SLOT = re.compile(r"<[^>]+>|\[[^\]]+\]")
 
 SLOTS = {
-    ("take", "<card>"): "the class card to take",
-    ("choose", "<card>"): "the region card you keep",
-    ("protect", "<card>"): "a region card of your hand",
-    ("protect", "<class>"): "the class card it protects",
-    ("witch", "<token>"): "a region with a token you want to look at",
-    ("monk", "<to>"): "the neighbouring region it moves to",
-    ("merchant", "<from>"): "the region your cubes leave",
-    ("merchant", "<to>"): "the neighbouring region they move to",
-    ("", "<token>"): "a region with a token",
-    ("", "<region>"): "a region",
-    ("", "[<region>]"): "one more region, or nothing more",
-    ("", "<1-3>"): "how many cubes (1 to 3)",
-    ("", "[diplomat]"): "diplomat to take your diplomat along, or nothing more",
+    ("take", "<card>"): N_("the class card to take"),
+    ("choose", "<card>"): N_("the region card you keep"),
+    ("protect", "<card>"): N_("a region card of your hand"),
+    ("protect", "<class>"): N_("the class card it protects"),
+    ("witch", "<token>"): N_("a region with a token you want to look at"),
+    ("monk", "<to>"): N_("the neighbouring region it moves to"),
+    ("merchant", "<from>"): N_("the region your cubes leave"),
+    ("merchant", "<to>"): N_("the neighbouring region they move to"),
+    ("", "<token>"): N_("a region with a token"),
+    ("", "<region>"): N_("a region"),
+    ("", "[<region>]"): N_("one more region, or nothing more"),
+    ("", "<1-3>"): N_("how many cubes (1 to 3)"),
+    ("", "[diplomat]"): N_("diplomat to take your diplomat along, or nothing more"),
 }
-"""What a click names, by verb and slot of the usage (any verb: ``""``), in words."""
+"""What a click names, by verb and slot of the usage (any verb: ``""``), in words
+(English; the page shows them translated)."""
 
 
 class RattusPicker(WordPicker):
@@ -90,7 +91,7 @@ class RattusPicker(WordPicker):
     def slot(self, verb: str, index: int) -> str:
         slots = _SLOT.findall(self.usage(verb).partition("|")[0])
         if not slots:
-            return "the next word"
+            return N_("the next word")
         if verb in self.CHUNKS:
             slot = slots[index % len(slots)]
         else:

@@ -16,6 +16,7 @@ card), or the words it may stand for as ``data-picks`` (the face-down tokens of 
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -77,6 +78,32 @@ CHAR_W = 6.4
 """A generous average advance of one character of 12 px text, to wrap notes in time."""
 
 
+WIDE = 12 / CHAR_W
+"""How many Latin characters' room a full-width character (Han, kana, ideographic
+punctuation) takes: it is as wide as the font is tall."""
+
+
+def ems(text: str) -> float:
+    """``text``'s width in Latin characters: a full-width character counts ``WIDE``."""
+    return sum(WIDE if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` Latin characters' room, later lines indented.
+    Latin text breaks between words (``textwrap``); Chinese and Japanese, written without
+    spaces, may break between any two characters, never before closing punctuation."""
+    if ems(text) == len(text):
+        return textwrap.wrap(text, width, subsequent_indent="  ")
+    lines, line = [], ""
+    for c in text:
+        if line and ems(line + c) > width and c not in "、。，．・：；）」』!),.:;?":
+            lines.append(line.rstrip())
+            line = "  " + c.lstrip()
+        else:
+            line += c
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
 class Stack:
     """Lays out notes and chips top to bottom from ``(x, y)``, ``width`` wide: how both
     boards fill an area or a side panel whose contents vary from step to step."""
@@ -88,7 +115,7 @@ class Stack:
 
     def note(self, text: str, style: str = "note", hint: str = "") -> None:
         """A line of text, wrapped to the width (SVG text does not wrap by itself)."""
-        for line in textwrap.wrap(text, int(self.width / CHAR_W), subsequent_indent="  "):
+        for line in wrap(text, int(self.width / CHAR_W)):
             self.notes.append(Note(self.x + 2, self.y + 11, line, style, hint))
             self.y += NOTE + (4 if style == "name" else 0)
 

@@ -22,7 +22,7 @@ from pbem.crypto.keys import Identity
 from pbem.crypto.notes import step_notes
 from pbem.format.errors import Rejected, UsageError
 from pbem.format.gamefile import Batch, GameFile, step_hash
-from pbem.format.words import plural
+from pbem.format.i18n import N_
 from pbem.ledger.awaiting import describe_awaiting
 from pbem.ledger.replay import Record, Replay, StepRejected
 from pbem.play.author import own_sealed_action, private_knowledge
@@ -185,9 +185,11 @@ def _rows(game: GameFile, replay: Replay, failed_at: int | None, failure: str | 
     the failed step (with the reason) and what follows it unchecked."""
     records: dict[int, Record] = {r.index: r for r in replay.records}
     genesis = game.genesis
-    created = (
-        f"game created by {replay.names[genesis.creator]}: {genesis.ruleset.id} "
-        f"{genesis.ruleset.version}, {len(genesis.seats)} seats"
+    created = N_("game created by {name}: {rules} {version}, {seats} seats").format(
+        name=replay.names[genesis.creator],
+        rules=genesis.ruleset.id,
+        version=genesis.ruleset.version,
+        seats=len(genesis.seats),
     )
     rows = [Row(-1, "genesis", (genesis.creator,), created, replay.genesis_hash, "verified")]
     for index, step in enumerate(game.steps):
@@ -219,4 +221,7 @@ def _signers(step: Any, game: GameFile) -> tuple[int, ...]:
 
 def _open_summary(step: Batch) -> str:
     """A batch still collecting envelopes: what it is for and how many are in."""
-    return f"{step.decision}: {plural(len(step.envelopes), 'envelope')} in, more awaited"
+    n = len(step.envelopes)
+    if n == 1:
+        return N_("{decision}: 1 envelope in, more awaited").format(decision=step.decision)
+    return N_("{decision}: {n} envelopes in, more awaited").format(decision=step.decision, n=n)

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from pbem.format.i18n import N_, _, ngettext
 from pbem.games.rattaneer.actions import Place
 from pbem.games.rattaneer.cards import Bonus, CardSet, PlunderCard
 from pbem.games.rattaneer.scoring import score
@@ -48,8 +49,8 @@ WIDTH = PAD * 2 + 11 * COLUMN + 10 * GAP
 TREASURE_CARDS = "R-9.4"
 """The section of the treasure cards, which a game without option treasures does not use."""
 
-PHASES = {"setup": "setup", "morning": "Morning: secret placement", "night": "Night"}
-PHASES |= {"final": "end of game: the free flip", "over": "game over"}
+PHASES = {"setup": N_("setup"), "morning": N_("Morning: secret placement"), "night": N_("Night")}
+PHASES |= {"final": N_("end of game: the free flip"), "over": N_("game over")}
 
 
 @dataclass
@@ -134,8 +135,9 @@ class RattaneerView(BoardView):
             height=legend_y + ROW + 30,
             heading=_heading(state),
             subheading=(
-                f"Land priority: {_who(seats, state.land_priority)} · "
-                f"sea priority: {_who(seats, state.sea_priority)}"
+                _("Land priority: {land} · sea priority: {sea}").format(
+                    land=_who(seats, state.land_priority), sea=_who(seats, state.sea_priority)
+                )
             ),
             areas=areas,
             tavern_y=tavern_y,
@@ -145,8 +147,8 @@ class RattaneerView(BoardView):
             legend_note=Note(
                 PAD,
                 legend_y + ROW + 16,
-                "pirate: a pirate piece · 2h: two henchmen"
-                + (" · dashed: your sealed placement, seen only by you" if mine else ""),
+                _("pirate: a pirate piece · 2h: two henchmen")
+                + (" · " + _("dashed: your sealed placement, seen only by you") if mine else ""),
             ),
         )
 
@@ -158,17 +160,17 @@ class RattaneerView(BoardView):
             f"{len(p.face_down)}: {' '.join(p.face_down)}" if p.face_down else "–" for p in players
         ]
         return [
-            Column("Coins", [str(p.coins) for p in players]),
-            Column("Henchmen", [str(p.henchmen) for p in players]),
+            Column(_("Coins"), [str(p.coins) for p in players]),
+            Column(_("Henchmen"), [str(p.henchmen) for p in players]),
             Column(
-                "Companions",
+                _("Companions"),
                 [_companions(cards, p.companions) for p in players],
                 [" | ".join(_hint(cards, c) for c in p.companions) for p in players],
             ),
-            Column("Plunder face up", [" ".join(p.face_up) or "–" for p in players]),
-            Column("Plunder face down", [d if d != "0: " else "–" for d in down]),
-            Column("Treasures", [" ".join(p.treasures) or "–" for p in players]),
-            Column("VP so far", [str(score(state, cards, s.index).total) for s in seats]),
+            Column(_("Plunder face up"), [" ".join(p.face_up) or "–" for p in players]),
+            Column(_("Plunder face down"), [d if d != "0: " else "–" for d in down]),
+            Column(_("Treasures"), [" ".join(p.treasures) or "–" for p in players]),
+            Column(_("VP so far"), [str(score(state, cards, s.index).total) for s in seats]),
         ]
 
     def legend(self, rules: Ruleset, state: BaseModel, options: dict[str, Any]) -> list[Topic]:
@@ -186,12 +188,13 @@ Pieces = list[tuple[Seat | None, str, bool]]
 
 
 def _heading(state: State) -> str:
-    last = " (last round)" if is_last_round(state) and state.phase != "over" else ""
+    last = " " + _("(last round)") if is_last_round(state) and state.phase != "over" else ""
     if state.day is not None:
-        where = f"Day: area {state.day.area} {AREA_NAMES[state.day.area]}"
+        where = _("Day: area {n} {name}").format(n=state.day.area, name=AREA_NAMES[state.day.area])
     else:
-        where = PHASES.get(state.phase, state.phase)
-    return f"Rattaneer · round {state.round}/{MAX_ROUNDS}{last} · {where}"
+        where = _(PHASES.get(state.phase, state.phase))
+    rounds = _("round {n}/{of}").format(n=state.round, of=MAX_ROUNDS)
+    return f"Rattaneer · {rounds}{last} · {where}"
 
 
 def _who(seats: list[Seat], seat: int) -> str:
@@ -201,7 +204,8 @@ def _who(seats: list[Seat], seat: int) -> str:
 def _pieces(state: State, seats: list[Seat], number: int) -> Pieces:
     """One line per seat present on the area (pirate, henchmen), then the neutrals."""
     if number == FARM:
-        return [(seats[s], f"{seats[s].label} pirate", False) for s in state.farm]
+        pirate = _("pirate")
+        return [(seats[s], f"{seats[s].label} {pirate}", False) for s in state.farm]
     pieces = area(state, number)
     out: Pieces = []
     for seat in seats:
@@ -209,7 +213,7 @@ def _pieces(state: State, seats: list[Seat], number: int) -> Pieces:
         if what:
             out.append((seat, f"{seat.label} {what}", False))
     if pieces.neutral:
-        out.append((None, f"neutral {pieces.neutral}h", False))
+        out.append((None, _("neutral {n}h").format(n=pieces.neutral), False))
     return out
 
 
@@ -219,11 +223,11 @@ def _sealed(mine: tuple[Seat, Place] | None, number: int) -> Pieces:
         return []
     seat, place = mine
     what = _what(number in place.pirates, place.henchmen.count(number))
-    return [(seat, f"yours: {what}", True)] if what else []
+    return [(seat, _("yours: {what}").format(what=what), True)] if what else []
 
 
 def _what(pirate: bool, henchmen: int) -> str:
-    return " ".join([*(["pirate"] if pirate else []), *([f"{henchmen}h"] if henchmen else [])])
+    return " ".join([*([_("pirate")] if pirate else []), *([f"{henchmen}h"] if henchmen else [])])
 
 
 class _Stack(Stack):
@@ -249,7 +253,7 @@ def _area(
         x=x,
         y=TOP,
         width=COLUMN,
-        number="Farm" if number == FARM else str(number),
+        number=_("Farm") if number == FARM else str(number),
         title=[] if number == FARM else name.split(" ", 1),
         current=state.day is not None and state.day.area == number,
         pick="" if number == FARM else str(number),
@@ -269,36 +273,42 @@ def _area(
 def _contents(state: State, seats: list[Seat], cards: CardSet, number: int, at: _Stack) -> None:
     """What lies on an area besides pieces: coins, sea cards, treasure spots."""
     if number == WORKSHOP:
-        at.note(f"{state.workshop} coins")
+        at.note(ngettext("{n} coin", "{n} coins", state.workshop).format(n=state.workshop))
     elif number == TAVERN:
-        at.note(f"{len(state.tavern)} in the row")
-        at.note("(see below)")
+        at.note(_("{n} in the row").format(n=len(state.tavern)))
+        at.note(_("(see below)"))
     elif number in SEA_AREAS:
         under = sea_cards(state, number)
         need = sum(cards.sea_card(c).strength for c in under)
-        at.note(f"need {need}" if under else "no cards")
+        at.note(_("need {n}").format(n=need) if under else _("no cards"))
         for card_id in under:
             card = cards.sea_card(card_id)
             hint = _hint(cards, card_id)
             if isinstance(card, PlunderCard):
-                at.card(card_id, [f"str {card.strength}", f"{card.vp} VP"], "plunder", hint)
+                strength = _("str {n}").format(n=card.strength)
+                at.card(card_id, [strength, f"{card.vp} VP"], "plunder", hint)
             else:
-                at.card(card_id, [f"str {card.strength}", f"ship {card.capacity}"], "ship", hint)
+                strength = _("str {n}").format(n=card.strength)
+                ship = _("ship {n}").format(n=card.capacity)
+                at.card(card_id, [strength, ship], "ship", hint)
     elif number == TRADE_PORT:
-        at.note("turn plunder")
-        at.note("face down")
+        at.note(_("turn plunder"))
+        at.note(_("face down"))
     elif number == ISLAND:
-        at.note("treasure card:")
+        at.note(_("treasure card:"))
         for vp, holder in zip(cards.treasure_spots, state.spots, strict=True):
             seat = seats[holder] if holder is not None else None
-            hint = f"a spot of the secret treasure card (R-6.5): its henchman scores {vp} VP"
-            at.chip(seat, f"{vp} VP: {seat.label if seat else 'free'}", hint)
+            hint = _(
+                "a spot of the secret treasure card (R-6.5): its henchman scores {vp} VP"
+            ).format(vp=vp)
+            who = seat.label if seat else _("free")
+            at.chip(seat, f"{vp} VP: {who}", hint)
         if state.options.treasures:
-            at.note(f"{state.island_treasures} treasures")
-            at.note("face down")
+            at.note(_("{n} treasures").format(n=state.island_treasures))
+            at.note(_("face down"))
     else:
         unused = [(seats[s], n) for s, n in enumerate(state.unused) if n]
-        at.note("X (unused):" if unused else "X: none")
+        at.note(_("X (unused):") if unused else _("X: none"))
         for seat, count in unused:
             at.chip(seat, f"{seat.label} {count}h")
 
@@ -307,7 +317,7 @@ def _tavern(row: list[str], cards: CardSet, y: float) -> list[Card]:
     out = []
     for i, card_id in enumerate(row):
         card = cards.companion(card_id)
-        lines = [f"cost {card.cost} · {card.vp} VP"]
+        lines = [_("cost {n}").format(n=card.cost) + f" · {card.vp} VP"]
         if card.bonus is not None:
             lines.append(_bonus(card.bonus))
         col, line = i % TAVERN_PER_ROW, i // TAVERN_PER_ROW
@@ -350,13 +360,15 @@ def _companions(cards: CardSet, ids: list[str]) -> str:
 
 def _decks(state: State) -> str:
     parts = [
-        f"Companion deck {len(state.companion_deck)}",
-        f"discarded companions {len(state.companion_discard)}",
-        f"sea deck {len(state.sea_deck)}",
-        f"discarded trade ships {len(state.sea_discard)}",
+        _("Companion deck {n}").format(n=len(state.companion_deck)),
+        _("discarded companions {n}").format(n=len(state.companion_discard)),
+        _("sea deck {n}").format(n=len(state.sea_deck)),
+        _("discarded trade ships {n}").format(n=len(state.sea_discard)),
     ]
     if state.options.treasures:
-        parts.append(f"treasure cards face down on the island {state.island_treasures}")
+        parts.append(
+            _("treasure cards face down on the island {n}").format(n=state.island_treasures)
+        )
     if state.neutral:
-        parts.append(f"neutral henchmen set aside {state.neutral}")
+        parts.append(_("neutral henchmen set aside {n}").format(n=state.neutral))
     return " · ".join(parts)

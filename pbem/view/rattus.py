@@ -16,13 +16,14 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from pbem.format.i18n import N_, _, ngettext
 from pbem.games.rattus import flow, text, topics
 from pbem.games.rattus.data import TokenFace
 from pbem.games.rattus.scoring import parts
 from pbem.games.rattus.state import RegionState, State, cards_of, faces_of
 from pbem.ruleset.rulebook import Topic, citations
 from pbem.ruleset.rules import Ruleset
-from pbem.view.board import ROW, BoardView, Chip, Column, Note, Stack
+from pbem.view.board import ROW, BoardView, Chip, Column, Note, Stack, ems
 from pbem.view.history import Private
 from pbem.view.rattus_map import MapRegion, rattus_map
 from pbem.view.seats import Seat
@@ -33,22 +34,29 @@ BADGE_CHAR_W = 7.2
 """Approximate advance of one character of the 12 px bold badge text, for badge widths."""
 
 BADGE_HINTS = {
-    "tokens": "face-down rat tokens here (T-1.5): revealed when the plague resolves the "
-    "region (T-7); spreading adds more, at most 3 (T-5.C.3)",
-    "plague": "the plague piece (T-5.C.1): it moves each turn, and where it stops with "
-    "tokens the region is resolved",
-    "caravan": "the caravan (T-6.10): its next move starts here",
+    "tokens": N_(
+        "face-down rat tokens here (T-1.5): revealed when the plague resolves the "
+        "region (T-7); spreading adds more, at most 3 (T-5.C.3)"
+    ),
+    "plague": N_(
+        "the plague piece (T-5.C.1): it moves each turn, and where it stops with "
+        "tokens the region is resolved"
+    ),
+    "caravan": N_("the caravan (T-6.10): its next move starts here"),
 }
-"""What each badge on a region stands for, shown on hover."""
+"""What each badge on a region stands for, shown on hover (translated where drawn)."""
 
 PHASES = {
-    "setup": "setting up",
-    "start": "starting cubes (T-3.8)",
-    "caravan": "placing the caravan (T-3.9)",
-    "final_round": "final round (T-9.2)",
-    "final_plague": "final plague (T-9.3)",
-    "over": "game over",
+    "setup": N_("setting up"),
+    "start": N_("starting cubes (T-3.8)"),
+    "caravan": N_("placing the caravan (T-3.9)"),
+    "final_round": N_("final round (T-9.2)"),
+    "final_plague": N_("final plague (T-9.3)"),
+    "over": N_("game over"),
 }
+"""What the game is doing, by phase (translated where drawn)."""
+ON_TURN = N_("on turn")
+"""What the active player is doing in any other phase of play."""
 
 
 @dataclass(frozen=True)
@@ -148,22 +156,22 @@ class RattusView(BoardView):
         held = [cards_of(state, s.index) for s in seats]
         columns = [
             Column(
-                "Class cards",
+                _("Class cards"),
                 [", ".join(cards) or "–" for cards in held],
                 [" | ".join(_abilities()[c] for c in cards) for cards in held],
             ),
-            Column("Cubes on the map", [str(n) for n in on_map]),
-            Column("Palace", [str(n) for n in state.palace]),
-            Column("Cubes left", [str(n) for n in state.cube_supply]),
+            Column(_("Cubes on the map"), [str(n) for n in on_map]),
+            Column(_("Palace"), [str(n) for n in state.palace]),
+            Column(_("Cubes left"), [str(n) for n in state.cube_supply]),
         ]
         if state.africa is not None:
             table = state.africa
-            columns.append(Column("Region cards in hand", [str(len(h)) for h in table.hands]))
+            columns.append(Column(_("Region cards in hand"), [str(len(h)) for h in table.hands]))
             columns.append(
                 Column(
-                    "Diplomats",
+                    _("Diplomats"),
                     [
-                        ", ".join([*where, *(["palace"] * n)]) or "–"
+                        ", ".join([*where, *([_("palace")] * n)]) or "–"
                         for where, n in zip(table.diplomats, table.palace_diplomats, strict=True)
                     ],
                 )
@@ -172,7 +180,7 @@ class RattusView(BoardView):
             f"{sum(p)} ({'+'.join(map(str, p))})" if state.africa is not None else str(sum(p))
             for p in parts(state)
         ]
-        title = "Points so far (cubes+cards+diplomats)" if state.africa else "Points so far"
+        title = _("Points so far (cubes+cards+diplomats)") if state.africa else _("Points so far")
         columns.append(Column(title, points))
         return columns
 
@@ -194,14 +202,14 @@ class RattusView(BoardView):
         return [
             Topic(
                 "classes",
-                "Class cards in this game",
+                _("Class cards in this game"),
                 cards.intro,
                 tuple(e for e in cards.entries if e.name in in_play),
             ),
             Topic(
                 "tokens",
-                "Rat token symbols",
-                "What a revealed token's face means (T-1.5, T-7).",
+                _("Rat token symbols"),
+                _("What a revealed token's face means (T-1.5, T-7)."),
                 tuple(topics.symbol_entries(book, in_play)),
             ),
         ]
@@ -222,7 +230,7 @@ def _symbols() -> dict[str, str]:
 
 def _face_hint(face: TokenFace) -> str:
     """A revealed face explained symbol by symbol, for hover."""
-    parts = [f"threshold {face.threshold}: breaks out with {face.threshold} or more cubes there"]
+    parts = [_("threshold {n}: breaks out with {n} or more cubes there").format(n=face.threshold)]
     parts += [f"{icon}: {_symbols()[icon]}" for icon in face.icons]
     parts += [f"M: {_symbols()['M']}"] if face.majority else []
     parts += [f"A: {_symbols()['A']}"] if face.all else []
@@ -230,18 +238,23 @@ def _face_hint(face: TokenFace) -> str:
 
 
 def _heading(state: State) -> str:
-    game = "Rattus with Africanus" if state.options.africanus else "Rattus"
-    turn = f" · turn {state.turn}" if state.turn else ""
-    return f"{game} · {state.seats} players{turn}"
+    game = _("Rattus with Africanus") if state.options.africanus else "Rattus"
+    players = ngettext("{n} player", "{n} players", state.seats).format(n=state.seats)
+    turn = " · " + _("turn {n}").format(n=state.turn) if state.turn else ""
+    return f"{game} · {players}{turn}"
 
 
 def _subheading(state: State, seats: list[Seat]) -> str:
-    where = f"plague in {state.plague}" if state.plague else "plague not placed yet"
+    where = (
+        _("plague in {region}").format(region=state.plague)
+        if state.plague
+        else _("plague not placed yet")
+    )
     active = seats[state.active]
     if state.phase in ("turn", "start", "caravan", "final_round", "final_plague"):
-        doing = PHASES.get(state.phase, "on turn")
+        doing = _(PHASES.get(state.phase, ON_TURN))
         return f"{where} · {active.label} {active.name}: {doing}"
-    return f"{where} · {PHASES.get(state.phase, state.phase)}"
+    return f"{where} · {_(PHASES.get(state.phase, state.phase))}"
 
 
 def _region(
@@ -253,13 +266,18 @@ def _region(
     count = len(here.tokens)
     handles = " ".join(here.tokens)
     texts = [
-        (f"{count} token{'s' if count != 1 else ''}", "tokens", BADGE_HINTS["tokens"], handles)
+        (
+            ngettext("{n} token", "{n} tokens", count).format(n=count),
+            "tokens",
+            _(BADGE_HINTS["tokens"]),
+            handles,
+        )
     ]
     if state.plague == name:
-        texts.append(("PLAGUE", "plague", BADGE_HINTS["plague"], ""))
+        texts.append((_("PLAGUE"), "plague", _(BADGE_HINTS["plague"]), ""))
     if state.africa is not None and state.africa.caravan == name:
-        texts.append(("caravan", "caravan", BADGE_HINTS["caravan"], ""))
-    widths = [len(t[0]) * BADGE_CHAR_W + 10 for t in texts]
+        texts.append((_("caravan"), "caravan", _(BADGE_HINTS["caravan"]), ""))
+    widths = [ems(t[0]) * BADGE_CHAR_W + 10 for t in texts]
     left = x - (sum(widths) + 4 * (len(widths) - 1)) / 2
     badges = []
     for (label, style, hint, picks), width in zip(texts, widths, strict=True):
@@ -280,7 +298,7 @@ def _region(
         Note(
             x,
             y + 42 + rows * ROW + i * 14,
-            f"you saw {_face(faces[known[h]])}",
+            _("you saw {token}").format(token=_face(faces[known[h]])),
             "seen",
             _face_hint(faces[known[h]]),
             pick=h,
@@ -309,38 +327,46 @@ def _face(face: TokenFace) -> str:
 def _panel(state: State, seats: list[Seat], x: float) -> Stack:
     """The side panel: who is who, the palace, the class cards, the supplies."""
     at = Stack(x, TOP + 2, PANEL)
-    at.note("Players", "name")
+    at.note(_("Players"), "name")
     for s in seats:
         at.chip(s, f"{s.label} = {s.name}")
     at.gap()
-    at.note("Palace (safe)", "name")
+    at.note(_("Palace (safe)"), "name")
     in_palace = [s for s in seats if state.palace[s.index]]
     for s in in_palace:
         count = state.palace[s.index]
-        at.chip(s, f"{s.label} {count} cube{'s' if count != 1 else ''}")
+        at.chip(s, f"{s.label} " + ngettext("{n} cube", "{n} cubes", count).format(n=count))
     if not in_palace:
-        at.note("empty")
+        at.note(_("empty"))
     at.gap()
-    at.note("Class cards", "name")
+    at.note(_("Class cards"), "name")
     for card in state.cards:
         holder = seats[card.holder] if card.holder is not None else None
         at.chip(
             holder,
-            f"{card.name}: {holder.label if holder else 'in the supply'}",
+            f"{card.name}: " + (holder.label if holder else _("in the supply")),
             _abilities()[card.name],
             pick=card.name,
         )
     at.gap()
-    at.note("Rat tokens", "name")
-    at.note(f"{len(state.token_supply)} face down in the supply")
-    at.note(f"{len(state.removed)} removed unseen · {len(state.revealed)} revealed")
+    at.note(_("Rat tokens"), "name")
+    at.note(_("{n} face down in the supply").format(n=len(state.token_supply)))
+    at.note(
+        _("{removed} removed unseen · {revealed} revealed").format(
+            removed=len(state.removed), revealed=len(state.revealed)
+        )
+    )
     if state.revealed:
         last = state.revealed[-1]
         face = faces_of(state)[last.face]
-        at.note(f"last: {_face(face)}", hint=_face_hint(face))
+        at.note(_("last: {token}").format(token=_face(face)), hint=_face_hint(face))
         lost = [f"{seats[i].label} −{n}" for i, n in enumerate(last.losses) if n]
-        effect = ("broke out: " + (", ".join(lost) or "no loss")) if last.broke_out else "no effect"
-        at.note(f"in {last.region}, {effect}")
+        effect = (
+            _("broke out: {losses}").format(losses=", ".join(lost) or _("no loss"))
+            if last.broke_out
+            else _("no effect")
+        )
+        at.note(_("in {region}, {effect}").format(region=last.region, effect=effect))
     if state.africa is not None:
         _africa(state, seats, at)
     return at
@@ -352,17 +378,26 @@ def _africa(state: State, seats: list[Seat], at: Stack) -> None:
     table = state.africa
     assert table is not None
     at.gap()
-    at.note("Region cards", "name")
-    at.note(f"{len(table.deck)} in the deck · {len(table.discards)} discarded")
+    at.note(_("Region cards"), "name")
+    at.note(
+        _("{deck} in the deck · {discards} discarded").format(
+            deck=len(table.deck), discards=len(table.discards)
+        )
+    )
     hands = ", ".join(f"{s.label} {len(h)}" for s, h in zip(seats, table.hands, strict=True))
-    at.note(f"in hand: {hands}")
+    at.note(_("in hand: {hands}").format(hands=hands))
     if state.resolution is not None and state.resolution.played:
         for played in state.resolution.played:
-            at.chip(seats[played.seat], f"{seats[played.seat].label} protects {played.protects}")
+            who = seats[played.seat].label
+            at.chip(
+                seats[played.seat],
+                _("{seat} protects {region}").format(seat=who, region=played.protects),
+            )
     if table.diplomat_supply or any(table.diplomats) or any(table.palace_diplomats):
         at.gap()
-        at.note("Diplomats (D on the map)", "name")
-        at.note(f"{table.diplomat_supply} in the supply")
+        at.note(_("Diplomats (D on the map)"), "name")
+        at.note(_("{n} in the supply").format(n=table.diplomat_supply))
         for s in seats:
             if table.palace_diplomats[s.index]:
-                at.chip(s, f"{s.label} {table.palace_diplomats[s.index]} in the palace")
+                n = table.palace_diplomats[s.index]
+                at.chip(s, _("{seat} {n} in the palace").format(seat=s.label, n=n))

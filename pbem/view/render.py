@@ -25,13 +25,14 @@ from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 from pydantic import BaseModel
 
 from pbem.format import i18n
 from pbem.format.gamefile import Genesis
 from pbem.format.resources import resource_dir
 from pbem.ruleset.rules import Ruleset
-from pbem.view.board import BoardView
+from pbem.view.board import BoardView, ems
 from pbem.view.history import History, Position, Private
 from pbem.view.rules_panel import shown
 from pbem.view.seats import Seat, seats_of
@@ -51,6 +52,78 @@ def view_for(ruleset: str) -> BoardView:
     return view
 
 
+LATIN_FONTS = '"DejaVu Sans", Verdana, Arial'
+"""The page's fonts for Latin text, first in every language."""
+CJK_FONTS = {
+    "ja": '"Noto Sans CJK JP", "Hiragino Sans", "Hiragino Kaku Gothic ProN", "Yu Gothic", Meiryo',
+    "zh-Hant": '"Noto Sans CJK TC", "PingFang TC", "Microsoft JhengHei"',
+    "zh-Hans": '"Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei"',
+}
+"""The fonts for the language's own script after the Latin ones, the language's forms of
+the shared Han characters first (Japanese and the two Chinese draw some differently)."""
+
+
+def font_stack() -> Markup:
+    """The ``font-family`` of a page and its board in the language in use."""
+    cjk = CJK_FONTS.get(i18n.current())
+    return Markup(", ".join([LATIN_FONTS, *([cjk] if cjk else []), "sans-serif"]))
+
+
+CJK_MONO = {
+    "ja": '"Noto Sans Mono CJK JP"',
+    "zh-Hant": '"Noto Sans Mono CJK TC"',
+    "zh-Hans": '"Noto Sans Mono CJK SC"',
+}
+"""Fixed-width fonts of the language's script, before its proportional ones."""
+
+
+def mono_stack() -> Markup:
+    """The ``font-family`` of code and preformatted text in Chinese or Japanese (what a
+    seat alone knows is such text); empty in English, where the browser's own monospace
+    font is kept."""
+    cjk = CJK_FONTS.get(i18n.current())
+    if cjk is None:
+        return Markup("")
+    fonts = ['"DejaVu Sans Mono", Menlo, Consolas', CJK_MONO[i18n.current()], cjk, "monospace"]
+    return Markup(", ".join(fonts))
+
+
+def html_lang() -> str:
+    """The page's ``lang`` attribute: the language in use (``en``, ``ja``, ``zh-Hant`` …)."""
+    return i18n.current()
+
+
+def localized(text: str) -> str:
+    """A text the games make in English from their marked messages (a step's summary,
+    what is awaited), in the language in use."""
+    return i18n.localize(str(text))
+
+
+def localized_lines(text: str) -> str:
+    """A text of several lines made in English (what a seat alone knows), each line in
+    the language in use."""
+    return "\n".join(i18n.localize(line) for line in str(text).split("\n"))
+
+
+def translating(env: jinja2.Environment) -> jinja2.Environment:
+    """``env`` speaking the language in use: ``{% trans %}`` and ``_()`` from pbem's
+    catalogs (looked up at each render, so one environment serves every language), the
+    page's ``lang``, its fonts and the ``localize`` filter."""
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda message: i18n._(message),
+        lambda singular, plural, n: i18n.ngettext(singular, plural, n),
+        newstyle=True,
+    )
+    env.globals["html_lang"] = html_lang
+    env.globals["font_stack"] = font_stack
+    env.globals["mono_stack"] = mono_stack
+    env.globals["ems"] = ems
+    env.filters["localize"] = localized
+    env.filters["localize_lines"] = localized_lines
+    return env
+
+
 @cache
 def _templates() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -62,7 +135,7 @@ def _templates() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.globals["piece"] = piece
-    return env
+    return translating(env)
 
 
 def piece(template: str, macro: str, value: Hashable) -> str:

@@ -11,16 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.format.gamefile import Genesis
+from pbem.format.i18n import N_
 
 OKABE_ITO = (
-    ("blue", "#0072B2"),
-    ("orange", "#E69F00"),
-    ("bluish green", "#009E73"),
-    ("reddish purple", "#CC79A7"),
-    ("vermillion", "#D55E00"),
-    ("sky blue", "#56B4E9"),
+    (N_("blue"), "#0072B2"),
+    (N_("orange"), "#E69F00"),
+    (N_("bluish green"), "#009E73"),
+    (N_("reddish purple"), "#CC79A7"),
+    (N_("vermillion"), "#D55E00"),
+    (N_("sky blue"), "#56B4E9"),
 )
-"""Seat colours in seat order (up to six seats; more wrap around, told apart by labels)."""
+"""Seat colours in seat order (up to six seats; more wrap around, told apart by labels);
+their names in English, translated where a page shows them."""
 
 
 @dataclass(frozen=True)

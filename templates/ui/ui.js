@@ -7,6 +7,11 @@
   "use strict";
   var ui = JSON.parse(document.getElementById("ui-data").textContent);
   var token = document.querySelector("meta[name=pbem-token]").content;
+  /* the script's words in the page's language, from the page (#ui-words): {name} filled in */
+  var words = JSON.parse(document.getElementById("ui-words").textContent);
+  function say(key, values) {
+    return words[key].replace(/\{(\w+)\}/g, function (all, name) { return String(values[name]); });
+  }
   var state = { queue: [], verb: null, picks: [] };
   var answer = null;
 
@@ -68,8 +73,11 @@
     if (!answer || !atLast()) { return; }
     var figure = document.querySelector("#frame figure.board");
     if (answer.board && figure) {
-      figure.innerHTML = '<figcaption class="preview">The board after the moves to sign'
-        + " (not signed yet: the position above is the game's)</figcaption>" + answer.board;
+      figure.innerHTML = answer.board;
+      var caption = document.createElement("figcaption");
+      caption.className = "preview";
+      caption.textContent = say("preview", {});
+      figure.insertBefore(caption, figure.firstChild);
     }
     var next = answer.next || [];
     document.querySelectorAll("#frame [data-pick], #frame [data-picks]").forEach(function (el) {
@@ -87,10 +95,10 @@
     $("prompt").textContent = a.prompt || "";
     if (a.asked) { $("asked").textContent = a.asked; }
     $("so-far").hidden = !a.picks.length;
-    $("so-far").textContent = a.picks.length ? "Clicked so far: " + heading(a) + " — " + a.picks.map(label).join(", ") : "";
+    $("so-far").textContent = a.picks.length ? say("so_far", { what: heading(a), picks: a.picks.map(label).join(", ") }) : "";
     var refusal = $("refusal");
     refusal.hidden = !a.refused;
-    refusal.textContent = a.refused ? "Refused: " + a.refused : "";
+    refusal.textContent = a.refused ? say("refused", { why: a.refused }) : "";
     fill($("verbs"), a.verbs.length > 1 ? a.verbs.map(function (v) {
       return button(v.label || v.usage || v.verb, v.usage, function () { ask({ verb: v.verb, picks: [] }); }, v.verb === a.verb);
     }) : []);
@@ -101,7 +109,7 @@
     fill($("buttons"), a.buttons.map(function (b) {
       return button(b.text, b.title, function () { ask({ typed: b.text }); });
     }));
-    $("ready").textContent = a.ready.length ? a.ready.join("; ") : "nothing yet";
+    $("ready").textContent = a.ready.length ? a.ready.join("; ") : say("nothing", {});
     $("sign-button").disabled = a.ready.length === 0;
     $("then").hidden = !a.goes_on;
     mark();
@@ -140,19 +148,19 @@
   }
 
   function signed(result) {
-    var text = result.played.length ? "Signed and saved in your store: " + result.played.join("; ") + "." : "";
-    if (result.automatic) { text += " Made " + result.automatic + " automatic step(s)."; }
+    var text = result.played.length ? say("saved", { moves: result.played.join("; ") }) : "";
+    if (result.automatic) { text += " " + say("automatic", { n: result.automatic }); }
     if (result.sent) {
-      text += " Sent " + result.sent.subject + " to " + result.sent.sent_to.join(", ") + ".";
+      text += " " + say("sent", { subject: result.sent.subject, to: result.sent.sent_to.join(", ") });
     } else if (result.send_error) {
-      text += " Signed, not sent: " + result.send_error + " (Send by mail tries again).";
+      text += " " + say("send_failed", { why: result.send_error });
     } else if (!ui.mail && result.awaiting.length) {
-      text += " Signed, not sent: mail is not set up.";
+      text += " " + say("no_mail", {});
     } else if (result.awaiting.length) {
-      text += " Signed, not sent yet: Send by mail sends it.";
+      text += " " + say("not_sent", {});
     }
-    if (result.awaiting.length) { text += " Awaited now: " + result.awaiting.join(", ") + "."; }
-    if (result.yours || result.owes) { text += " It is your move again: reload the page."; }
+    if (result.awaiting.length) { text += " " + say("awaited", { who: result.awaiting.join(", ") }); }
+    if (result.yours || result.owes) { text += " " + say("again", {}); }
     $("after-text").textContent = text.trim();
     document.body.dataset.sent = result.sent ? "true" : "false";
     if ($("send")) { $("send").hidden = Boolean(result.sent); }
@@ -161,7 +169,7 @@
     ["sign", "typed", "auto", "verbs", "words", "buttons"].forEach(function (id) {
       if ($(id)) { $(id).hidden = true; }
     });
-    if ($("prompt")) { $("prompt").textContent = "Signed."; }
+    if ($("prompt")) { $("prompt").textContent = say("signed", {}); }
   }
 
   document.addEventListener("pbem-frame", mark);
@@ -171,7 +179,7 @@
       var el = event.target.closest("[data-pick], [data-picks]");
       if (!el || !answer) { return; }
       if (!atLast()) {
-        fail(new Error("step to the last position to make your move"));
+        fail(new Error(say("step_to_last", {})));
         return;
       }
       var word = el.dataset.pick;
@@ -220,13 +228,13 @@
   }
   function said(result) { $("after-result").textContent = result; }
   $("export").addEventListener("click", function () {
-    post("export", {}).then(function (r) { said((r.kept ? r.kept + "; " : "") + "Saved " + r.file); }, function (e) { said(e.message); });
+    post("export", {}).then(function (r) { said((r.kept ? r.kept + "; " : "") + say("export_saved", { file: r.file })); }, function (e) { said(e.message); });
   });
   if ($("send")) {
     $("send").addEventListener("click", function () {
       var body = { smtp_password: smtpPassword("smtp-password"), passphrase: passphrase() };
       post("send", body).then(function (r) {
-        said("Sent " + r.subject + " to " + r.sent_to.join(", "));
+        said(say("mailed", { subject: r.subject, to: r.sent_to.join(", ") }));
       }, function (e) { said(e.message); });
     });
   }

@@ -47,7 +47,10 @@
         row.classList.add("current");
         var step = pos; /* steps count from 1; position 0 is the genesis */
         var summary = row.cells[3].textContent;
-        caption.textContent = (step < 1 ? "After the genesis" : "After step " + step) + ": " + summary;
+        /* the caption's words in the page's language: the page puts them in data-genesis
+           and data-step, with {step} and {summary} to fill in */
+        caption.textContent = (step < 1 ? caption.dataset.genesis : caption.dataset.step)
+          .replace("{step}", String(step)).replace("{summary}", summary);
         box.scrollTop = row.offsetTop - box.clientHeight / 2;
         try {
           history.replaceState(null, "", "#step-" + step);

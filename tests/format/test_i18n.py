@@ -32,8 +32,8 @@ def po(catalog: str) -> Path:
 
 
 def extracted() -> set[str]:
-    """The singular msgids pbem's and click's sources hold (what ``pybabel extract`` finds,
-    as ``babel.cfg`` says)."""
+    """The singular msgids pbem's and click's sources and the pages' templates hold (what
+    ``pybabel extract`` finds, as ``babel.cfg`` says)."""
     ids: set[str] = set()
     for root in (ROOT / "pbem", Path(click.__file__).parent):
         for _file, _line, message, _comments, _ctx in extract_from_dir(
@@ -41,6 +41,13 @@ def extracted() -> set[str]:
         ):
             ids.add(message[0] if isinstance(message, tuple) else message)
     ids |= {t[0] if isinstance(t, tuple) else t for t in mailtexts.texts()}  # the mail's
+    jinja = {"extensions": "jinja2.ext.i18n", "trim_blocks": "True", "lstrip_blocks": "True"}
+    for _file, _line, message, _comments, _ctx in extract_from_dir(  # the pages' templates
+        ROOT / "templates",
+        method_map=[("view/**.j2", "jinja2"), ("ui/**.j2", "jinja2")],
+        options_map={"view/**.j2": jinja, "ui/**.j2": jinja},
+    ):
+        ids.add(message[0] if isinstance(message, tuple) else message)
     return ids | set(helptexts.texts())  # the commands' help, walked (babel.cfg's clihelp)
 
 
