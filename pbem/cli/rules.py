@@ -83,13 +83,13 @@ def rules(game: str | None, section: str | None, game_file: Path | None, as_json
         _topic(ruleset, topics[section.lower()], as_json)
     elif section.lower() == RULINGS and ruleset.rulings() is not None:
         text = ruleset.rulings(lang) or ""
-        emit(as_json, {"ruleset": ruleset.id, "rulings": text}, [text.rstrip()])
+        _text(as_json, {"ruleset": ruleset.id, "rulings": text}, text)
     else:
         found = book.get(section)
         if found is None:
             known = ", ".join([s.id for s in book.sections] + [*topics, RULINGS])
             raise UsageError(f"{game} has no section or topic {section!r} (try: {known})")
-        emit(as_json, {"ruleset": ruleset.id, "section": _section(found)}, [found.text()])
+        _text(as_json, {"ruleset": ruleset.id, "section": _section(found)}, found.text())
 
 
 def _from_file(
@@ -168,10 +168,19 @@ def _whole(ruleset: Ruleset, book: Rulebook, topics: list[str], as_json: bool) -
         "sections": [_section(s) for s in book.all()],
         "topics": extra,
     }
-    lines = [book.text().rstrip()]
-    if extra:
-        lines += ["", f"Topics: {', '.join(extra)} (pbem rules {ruleset.id} TOPIC)."]
-    emit(as_json, report, lines)
+    _text(as_json, report, book.text())
+    if extra and not as_json:
+        emit(False, report, ["", f"Topics: {', '.join(extra)} (pbem rules {ruleset.id} TOPIC)."])
+
+
+def _text(as_json: bool, report: dict[str, Any], text: str) -> None:
+    """A rules text as it is written: already in the reader's language (or the English,
+    where there is no translation), so not put through ``localize`` line by line, which
+    would translate fragments of an English paragraph that match a message."""
+    if as_json:
+        emit(True, report, [])
+    else:
+        click.echo(text.rstrip())
 
 
 def _topic(ruleset: Ruleset, topic: Topic, as_json: bool) -> None:

@@ -29,8 +29,8 @@ SHOWN = {
     ("rattaneer", "zh-Hans"): ("R-6.5", "传说之岛"),
 }
 #: Characters only one of the two Chinese scripts writes (island, zone, this, one, coin …).
-TRADITIONAL_ONLY = set("島區這個們為時張幣寶戰與會對說傳寫檔")
-SIMPLIFIED_ONLY = set("岛区这个们为时张币宝战与会对说传写档")
+TRADITIONAL_ONLY = set("島區這個們為時幣寶戰與會對說傳寫檔")
+SIMPLIFIED_ONLY = set("岛区这个们为时币宝战与会对说传写档")
 
 
 def beside(game: str, name: str) -> Path:
@@ -112,9 +112,10 @@ def test_a_missing_translation_falls_back_to_english(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(Ruleset, "_beside", without_japanese)
     english = ok("rules", "rattus", "T-6").stdout
     assert ok("--lang", "ja", "rules", "rattus", "T-6").stdout == english != japanese
-    assert ok("--lang", "ja", "rules", "rattus", "rulings").stdout == ok(
-        "rules", "rattus", "rulings"
-    ).stdout
+    assert (
+        ok("--lang", "ja", "rules", "rattus", "rulings").stdout
+        == ok("rules", "rattus", "rulings").stdout
+    )
     rattus = registry.get("rattus")
     assert rattus.rulebook("ja") == rattus.rulebook() and rattus.rulings("ja") == rattus.rulings()
 
