@@ -56,12 +56,18 @@ def test_each_translation_has_exactly_the_english_sections(game: str, stem: str,
     assert headings(translated) == headings(english)
     ours, theirs = parse(translated), parse(english)
     assert [(s.id, s.level) for s in ours.all()] == [(s.id, s.level) for s in theirs.all()]
-    assert ours.all(), "a rules text with no numbered section"
+    assert headings(english), "nothing to compare"
+    assert _items(translated) == _items(english)  # the same lists: numbered rulings, bullets
     # rulings stay marked as rulings, in the same sections
     assert [s.id for s in ours.all() if s.rulings] == [s.id for s in theirs.all() if s.rulings]
     assert translated.count("[ruling") == english.count("[ruling")
     # and it is a translation: no paragraph left in English
     assert not re.search(r"\b(the|and|with) [a-z]+ [a-z]+ [a-z]+\b", _prose(translated))
+
+
+def _items(markdown: str) -> list[str]:
+    """The list items' markers in order: ``1``, ``4a`` (numbered), ``-`` (a bullet)."""
+    return [m or "-" for m in re.findall(r"^(?:(\d+a?)\.|-) ", markdown, re.MULTILINE)]
 
 
 def _prose(markdown: str) -> str:
