@@ -6,6 +6,10 @@ rulings marked. Topics list what a game's data holds (every class card, the toke
 every card of a set); ``rulings`` prints the engine's rulings with their reasons. With
 ``--game FILE`` the game's own options are used, such as the card set embedded in its
 genesis (checked against its signature and rules pin first). Read-only.
+
+The rules text and the rulings are shown in the language in use where the ruleset ships a
+translation (``rules.ja.md``, ``RULINGS.zh-Hant.md``: same section ids), else in English;
+``--json`` keeps the English text in every language, as all machine output does.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from click.shell_completion import CompletionItem
 from pbem.cli.common import complete_ruleset, emit, json_option, named_ruleset, reports_errors
 from pbem.format import gamefile
 from pbem.format.errors import UsageError
+from pbem.format.i18n import ENGLISH, current
 from pbem.ledger.replay import Replay
 from pbem.ruleset import registry
 from pbem.ruleset.rulebook import Rulebook, Section, Topic
@@ -65,7 +70,10 @@ def rules(game: str | None, section: str | None, game_file: Path | None, as_json
         _list(as_json)
         return
     ruleset = named_ruleset(game)
-    book = ruleset.rulebook()
+    # A person reads the rules in the language in use (rules.ja.md, else the English);
+    # --json, for programs, is the English text in every language.
+    lang = ENGLISH if as_json else current()
+    book = ruleset.rulebook(lang)
     if book is None:
         raise UsageError(f"{game} ships no rules text")
     topics = {t.name: t for t in ruleset.topics(options)}
@@ -74,14 +82,14 @@ def rules(game: str | None, section: str | None, game_file: Path | None, as_json
     elif section.lower() in topics:
         _topic(ruleset, topics[section.lower()], as_json)
     elif section.lower() == RULINGS and ruleset.rulings() is not None:
-        text = ruleset.rulings() or ""
-        emit(as_json, {"ruleset": ruleset.id, "rulings": text}, [text.rstrip()])
+        text = ruleset.rulings(lang) or ""
+        _text(as_json, {"ruleset": ruleset.id, "rulings": text}, text)
     else:
         found = book.get(section)
         if found is None:
             known = ", ".join([s.id for s in book.sections] + [*topics, RULINGS])
             raise UsageError(f"{game} has no section or topic {section!r} (try: {known})")
-        emit(as_json, {"ruleset": ruleset.id, "section": _section(found)}, [found.text()])
+        _text(as_json, {"ruleset": ruleset.id, "section": _section(found)}, found.text())
 
 
 def _from_file(
@@ -160,10 +168,19 @@ def _whole(ruleset: Ruleset, book: Rulebook, topics: list[str], as_json: bool) -
         "sections": [_section(s) for s in book.all()],
         "topics": extra,
     }
-    lines = [book.text().rstrip()]
-    if extra:
-        lines += ["", f"Topics: {', '.join(extra)} (pbem rules {ruleset.id} TOPIC)."]
-    emit(as_json, report, lines)
+    _text(as_json, report, book.text())
+    if extra and not as_json:
+        emit(False, report, ["", f"Topics: {', '.join(extra)} (pbem rules {ruleset.id} TOPIC)."])
+
+
+def _text(as_json: bool, report: dict[str, Any], text: str) -> None:
+    """A rules text as it is written: already in the reader's language (or the English,
+    where there is no translation), so not put through ``localize`` line by line, which
+    would translate fragments of an English paragraph that match a message."""
+    if as_json:
+        emit(True, report, [])
+    else:
+        click.echo(text.rstrip())
 
 
 def _topic(ruleset: Ruleset, topic: Topic, as_json: bool) -> None:

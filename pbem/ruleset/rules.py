@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from pbem.crypto.randomness import Rng
 from pbem.format.canonical import MAX_SAFE_INTEGER, canonical, fast_encoding
-from pbem.format.i18n import N_
+from pbem.format.i18n import ENGLISH, N_
 from pbem.ruleset.knowledge import Knowledge
 from pbem.ruleset.rulebook import Rulebook, Topic, load
 
@@ -366,18 +366,34 @@ class Ruleset(ABC):
         path = Path(inspect.getfile(type(self))).parent / name
         return path if path.is_file() else None
 
-    def rulebook(self) -> Rulebook | None:
+    def rulebook(self, lang: str = ENGLISH) -> Rulebook | None:
         """The rules in the project's own words, by numbered section: ``rules.md`` beside
         the ruleset's module, or None. The text explains, the code and data decide, so it
         is deliberately not in ``content_hash`` (its suffix is neither .py nor .json): a
-        wording fix must not make every game file refuse to load."""
-        path = self._beside("rules.md")
+        wording fix must not make every game file refuse to load.
+
+        ``lang`` (``ja``, ``zh-Hant``, ``zh-Hans``) asks for the translation beside it,
+        ``rules.ja.md``, with the same section ids, else the English. The English is the
+        default because it is what the code reads (topics look up class cards by their
+        English titles, the page's rules panel); ``pbem rules`` passes the language in
+        use to show a person the text in it."""
+        path = self._translated("rules", lang)
         return load(path) if path is not None else None
 
-    def rulings(self) -> str | None:
-        """``RULINGS.md`` beside the module: the engine's rulings and their reasons."""
-        path = self._beside("RULINGS.md")
+    def rulings(self, lang: str = ENGLISH) -> str | None:
+        """``RULINGS.md`` beside the module: the engine's rulings and their reasons; with
+        ``lang``, its translation (``RULINGS.ja.md``) where there is one."""
+        path = self._translated("RULINGS", lang)
         return path.read_text(encoding="utf-8") if path is not None else None
+
+    def _translated(self, stem: str, lang: str) -> Path | None:
+        """``STEM.LANG.md`` beside the module when ``lang`` is not English and it exists,
+        else ``STEM.md`` (None when neither does)."""
+        if lang != ENGLISH:
+            path = self._beside(f"{stem}.{lang}.md")
+            if path is not None:
+                return path
+        return self._beside(f"{stem}.md")
 
     def topics(self, options: Mapping[str, Any] | None) -> list[Topic]:
         """Reference lists drawn from the game's data (``pbem rules GAME TOPIC``), for a
