@@ -44,7 +44,7 @@ _MOMENT = re.compile(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}) UTC")
 reader's form by Babel (``2026/12/05 11:37 UTC`` in Japanese)."""
 _FIELD = re.compile(r"\{(\w+)(![rsa])?(:[^{}]*)?\}")
 #: Messages with placeholders of the catalog in use, as patterns, most specific first.
-_templates: list[tuple[re.Pattern[str], str]] | None = None
+_templates: list[tuple[re.Pattern[str], str, int]] | None = None
 
 
 def normalize(value: str) -> str | None:
@@ -189,11 +189,11 @@ def localize(text: str) -> str:
     moment = _MOMENT.fullmatch(text)
     if moment:
         return _local_moment(*map(int, moment.groups()))
-    for pattern, translated in _patterns():
+    for pattern, translated, literal in _patterns():
         found = pattern.fullmatch(text)
         if found:
             values = {k: localize(v) for k, v in found.groupdict().items()}
-            if _spans_a_head(found, values):
+            if _swallows(found, values, literal):
                 continue
             return _FIELD.sub(lambda m, values=values: values[m.group(1)], translated)
     first, semicolon, more = text.partition("; ")
@@ -203,15 +203,23 @@ def localize(text: str) -> str:
     return f"{_active.gettext(head)}{colon}{localize(rest)}" if colon else text
 
 
-def _spans_a_head(found: re.Match[str], values: Mapping[str, str]) -> bool:
-    """Whether the match's leading value swallowed a ``NAME: `` head that is no message
-    (``erin: +1`` of ``erin: +1 cube on the board``): that line is a head and a message,
-    split below, not one message about ``erin: +1``. A leading value that is a message of
-    its own (a refusal quoted whole) is kept."""
+def _swallows(found: re.Match[str], values: Mapping[str, str], literal: int) -> bool:
+    """Whether the match's leading value swallowed words that are no message: a
+    ``NAME: `` head (``erin: +1`` of ``erin: +1 cube on the board``: a head and a
+    message, split below), or, for a short template (``{n} coin``), a sentence (``bart
+    hires a henchman for 1`` of a log line ending in ``1 coin``). A leading value is a
+    word, a list of names, or a message of its own (a refusal quoted whole)."""
     for name, value in found.groupdict().items():
-        if found.start(name) == 0 and ": " in value and values[name] == value:
+        if found.start(name) != 0 or values[name] != value:
+            continue
+        if ": " in value or (literal < SHORT and " " in value.replace(", ", ",")):
             return True
     return False
+
+
+SHORT = 10
+"""Letters outside placeholders below which a template that begins with a placeholder
+takes a single word (or a list of names) there."""
 
 
 def _local_moment(year: int, month: int, day: int, hour: int, minute: int) -> str:
@@ -226,7 +234,7 @@ def _local_moment(year: int, month: int, day: int, hour: int, minute: int) -> st
     return f"{format_datetime(when, 'short', tzinfo=datetime.UTC, locale=locale)} UTC"
 
 
-def _patterns() -> list[tuple[re.Pattern[str], str]]:
+def _patterns() -> list[tuple[re.Pattern[str], str, int]]:
     """The catalog's messages with placeholders, as patterns (made once per language)."""
     global _templates
     if _templates is None:
@@ -236,7 +244,7 @@ def _patterns() -> list[tuple[re.Pattern[str], str]]:
             if isinstance(key, str) and _FIELD.search(key) and _literal(key) >= 3:
                 found.append((_pattern(key), translated, _literal(key)))
         found.sort(key=lambda item: -item[2])
-        _templates = [(pattern, translated) for pattern, translated, _ in found]
+        _templates = found
     return _templates
 
 

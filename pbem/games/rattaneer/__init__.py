@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from pbem.bots.mcts import Mcts
 from pbem.crypto.randomness import Rng
+from pbem.format.i18n import N_
 from pbem.games.rattaneer import (
     consequences,
     day,
@@ -77,9 +78,9 @@ class Rattaneer(Ruleset):
 
     def pending(self, state: State) -> Decision:
         if state.phase == "setup":
-            return Chance(reason="setup draw: start player, Tavern row, sea cards (R-2)")
+            return Chance(reason=N_("setup draw: start player, Tavern row, sea cards (R-2)"))
         if state.phase == "night":
-            return Chance(reason="night refill of the Tavern and the sea areas (R-7.B)")
+            return Chance(reason=N_("night refill of the Tavern and the sea areas (R-7.B)"))
         if state.phase == "morning":
             seats = list(range(state.seats))
             return Parallel(seats=seats, name="place", sealed=True, prompt=notation.prompt(state))
@@ -88,7 +89,9 @@ class Rattaneer(Ruleset):
                 seats=state.flip_seats, name="flip", sealed=False, prompt=notation.prompt(state)
             )
         if day.treasure_draw_awaited(state):
-            return Chance(reason="R-6.5: a treasure card for each pirate on the Legendary Island")
+            return Chance(
+                reason=N_("R-6.5: a treasure card for each pirate on the Legendary Island")
+            )
         if state.phase == "day":
             return Turn(seat=day.chooser(state), prompt=notation.prompt(state))
         return Over(result=scoring.result(state, state.options.card_set()))

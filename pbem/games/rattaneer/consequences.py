@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from pbem.format.words import plural
+from pbem.format.i18n import N_
 from pbem.games.rattaneer.state import State
 
 T = TypeVar("T")
@@ -36,44 +36,107 @@ def _seat(before: State, after: State, seat: int) -> list[str]:
     parts = []
     farm = _added(after.farm, before.farm).count(seat)  # its pirates back from the Farm
     coins = now.coins - was.coins - farm
-    if coins:
-        sign = "+" if coins > 0 else "-"
-        parts.append(f"{sign}{plural(abs(coins), 'coin')}")
+    if coins:  # before the Farm's coin, if any: the purchase's own price stays plain
+        parts.append(
+            _signed(
+                coins,
+                N_("{count} coin (now {now})"),
+                N_("{count} coins (now {now})"),
+                now=now.coins - farm,
+            )
+        )
     if farm:
-        parts.append(f"+{plural(farm, 'coin')} from the Farm (R-6.6)")
-    if coins or farm:
-        parts[-1] += f" (now {now.coins})"
+        parts.append(
+            _signed(
+                farm,
+                N_("{count} coin from the Farm (R-6.6) (now {now})"),
+                N_("{count} coins from the Farm (R-6.6) (now {now})"),
+                now=now.coins,
+            )
+        )
     henchmen = now.henchmen - was.henchmen
-    if henchmen:
-        sign = "+" if henchmen > 0 else "-"
-        spent = " spent" if henchmen < 0 else ""
-        parts.append(f"{sign}{plural(abs(henchmen), 'henchman', 'henchmen')}{spent}")
-    for noun, many, old, new in (
-        ("companion", "companions", was.companions, now.companions),
-        ("plunder card face up", "plunder cards face up", was.face_up, now.face_up),
-        ("plunder card face down", "plunder cards face down", was.face_down, now.face_down),
-        ("treasure card", "treasure cards", was.treasures, now.treasures),
+    if henchmen > 0:
+        parts.append(
+            _signed(
+                henchmen,
+                N_("{count} henchman (now {now})"),
+                N_("{count} henchmen (now {now})"),
+                now=now.henchmen,
+            )
+        )
+    elif henchmen < 0:
+        parts.append(
+            _signed(
+                henchmen,
+                N_("{count} henchman spent (now {now})"),
+                N_("{count} henchmen spent (now {now})"),
+                now=now.henchmen,
+            )
+        )
+    for one, many, old, new in (
+        (
+            N_("{count} companion ({cards})"),
+            N_("{count} companions ({cards})"),
+            was.companions,
+            now.companions,
+        ),
+        (
+            N_("{count} plunder card face up ({cards})"),
+            N_("{count} plunder cards face up ({cards})"),
+            was.face_up,
+            now.face_up,
+        ),
+        (
+            N_("{count} plunder card face down ({cards})"),
+            N_("{count} plunder cards face down ({cards})"),
+            was.face_down,
+            now.face_down,
+        ),
+        (
+            N_("{count} treasure card ({cards})"),
+            N_("{count} treasure cards ({cards})"),
+            was.treasures,
+            now.treasures,
+        ),
     ):
         got = _added(old, new)
         if got:
-            parts.append(f"+{plural(len(got), noun, many)} ({', '.join(got)})")
+            parts.append(_signed(len(got), one, many, cards=", ".join(got)))
     return parts
 
 
+def _signed(count: int, one: str, many: str, **values: object) -> str:
+    """``one`` or ``many`` (templates of ``{count}``) with the count signed: ``+1 coin``,
+    ``-3 henchmen``; the two forms are two messages, for the catalogs."""
+    sign = "+" if count > 0 else "-"
+    return (one if abs(count) == 1 else many).format(count=f"{sign}{abs(count)}", **values)
+
+
 def consequences(before: State, after: State, names: list[str]) -> list[str]:
+    """One line per change, each a message of its own after the seat's name (``bob: +1
+    coin from the Farm (R-6.6) (now 3)``), so that every line reads whole in the reader's
+    language."""
     lines = []
     for seat, name in enumerate(names):
-        parts = _seat(before, after, seat)
-        if parts:
-            lines.append(f"{name}: {', '.join(parts)}")
+        lines += [f"{name}: {part}" for part in _seat(before, after, seat)]
     if after.workshop != before.workshop:
-        lines.append(f"Workshop: {plural(before.workshop, 'coin')} -> {after.workshop}")
+        workshop = (
+            N_("Workshop: {count} coin -> {now}")
+            if before.workshop == 1
+            else N_("Workshop: {count} coins -> {now}")
+        )
+        lines.append(workshop.format(count=before.workshop, now=after.workshop))
     went = [names[s] for s in _added(before.farm, after.farm)]
     if went:
-        lines.append(f"to the Farm: {', '.join(went)}")
+        lines.append(N_("to the Farm: {names}").format(names=", ".join(went)))
     refilled = _added(before.tavern, after.tavern)
     if refilled:
-        lines.append(f"Tavern: {plural(len(refilled), 'new companion')} ({', '.join(refilled)})")
+        tavern = (
+            N_("Tavern: {count} new companion ({cards})")
+            if len(refilled) == 1
+            else N_("Tavern: {count} new companions ({cards})")
+        )
+        lines.append(tavern.format(count=len(refilled), cards=", ".join(refilled)))
     if (after.round, after.phase) != (before.round, before.phase) and after.phase == "morning":
-        lines.append(f"round {after.round} begins")
+        lines.append(N_("round {round} begins").format(round=after.round))
     return lines

@@ -18,6 +18,7 @@ otherwise be cut short and sealed with its henchmen on X; counting them refuses 
 
 from __future__ import annotations
 
+from pbem.format.i18n import N_
 from pbem.format.words import plural
 from pbem.games.rattaneer import day
 from pbem.games.rattaneer.actions import AnyAction, Buy, Flip, Hire, Pass, Place, Spot, Take
@@ -184,26 +185,25 @@ def prompt(state: State) -> str:
     """What the pending decision asks, in a few words."""
     what = context(state)
     if what == "place":
-        return f"Morning of round {state.round}: place your pieces (R-5.1)"
+        return N_("Morning of round {round}: place your pieces (R-5.1)").format(round=state.round)
     if what == "final":
-        return "End of game: you may turn one face-up plunder card face down (R-8.1)"
+        return N_("End of game: you may turn one face-up plunder card face down (R-8.1)")
     assert what is not None and state.day is not None
     questions = {
-        "buy": "Tavern: buy a companion, hire a henchman or pass (R-6.2)",
-        "take": f"Area {state.day.area}: take a card (R-6.3)",
-        "ship": f"Trade ship: turn up to {state.day.ship} face-up plunder cards face down"
-        " (R-6.3.3)",
-        "trade": "Trade Port: turn any of your face-up plunder cards face down (R-6.4)",
-        "island": "Legendary Island: put a henchman on a treasure spot, or pass (R-6.5)",
+        "buy": N_("Tavern: buy a companion, hire a henchman or pass (R-6.2)"),
+        "take": N_("Area {area}: take a card (R-6.3)"),
+        "ship": N_("Trade ship: turn up to {ship} face-up plunder cards face down (R-6.3.3)"),
+        "trade": N_("Trade Port: turn any of your face-up plunder cards face down (R-6.4)"),
+        "island": N_("Legendary Island: put a henchman on a treasure spot, or pass (R-6.5)"),
     }
-    return questions[what]
+    return questions[what].format(area=state.day.area, ship=state.day.ship)
 
 
 def help_text(state: State, seat: int, options: list[AnyAction]) -> str:
     """The notation of the pending decision, with examples drawn from ``options``."""
     what = context(state)
     if what is None:
-        return "No move is awaited now."
+        return N_("No move is awaited now.")
     lines = [prompt(state), f"Type {EXPECTED[what]}."]
     if what == "place":
         available = state.players[seat].henchmen

@@ -6,6 +6,7 @@ leak here; pieces appear only once revealed.
 
 from __future__ import annotations
 
+from pbem.format.i18n import N_
 from pbem.games.rattaneer.cards import Bonus, CardSet, PlunderCard
 from pbem.games.rattaneer.scoring import score
 from pbem.games.rattaneer.state import (
@@ -44,10 +45,11 @@ def render(state: State, names: list[str], decision: Decision) -> str:
     lines = [_heading(state), _card_set(state, cards), awaited, *([hint] if hint else []), ""]
     lines += [_area_line(state, names, cards, n) for n in AREAS]
     if state.farm:
-        lines.append(f"   Farm: {', '.join(names[s] for s in state.farm)} (pirates)")
+        farm = ", ".join(names[s] for s in state.farm)
+        lines.append("   " + N_("Farm: {names} (pirates)").format(names=farm))
     unused = [f"{names[s]} {n}" for s, n in enumerate(state.unused) if n]
     if unused:
-        lines.append(f"   X (unused henchmen): {', '.join(unused)}")
+        lines.append("   " + N_("X (unused henchmen): {unused}").format(unused=", ".join(unused)))
     lines += ["", _decks(state), ""]
     for seat, name in enumerate(names):
         lines += _player_lines(state, cards, seat, name)
@@ -55,45 +57,79 @@ def render(state: State, names: list[str], decision: Decision) -> str:
 
 
 def _heading(state: State) -> str:
-    phase = {"setup": "setup", "morning": "Morning", "night": "Night"}
-    phase |= {"final": "end of game", "over": "game over"}
-    where = f"Day, area {state.day.area}" if state.day else phase.get(state.phase, state.phase)
-    last = " (last round)" if is_last_round(state) and state.phase != "over" else ""
-    return f"Rattaneer · round {state.round}/{MAX_ROUNDS}{last} · {where}"
+    phase = {"setup": N_("setup"), "morning": N_("Morning"), "night": N_("Night")}
+    phase |= {"final": N_("end of game"), "over": N_("game over")}
+    if state.day:
+        where = N_("Day, area {area}").format(area=state.day.area)
+    else:
+        where = phase.get(state.phase, state.phase)
+    head = (
+        N_("Rattaneer · round {round}/{rounds} (last round) · {where}")
+        if is_last_round(state) and state.phase != "over"
+        else N_("Rattaneer · round {round}/{rounds} · {where}")
+    )
+    return head.format(round=state.round, rounds=MAX_ROUNDS, where=where)
 
 
 def _card_set(state: State, cards: CardSet) -> str:
     """Which cards the game is played with, so that nobody takes a custom set (or the
     reconstruction) for the published one; the explanation is ``notice``'s, said once."""
-    which = "shipped set" if state.options.cards_hash is None else "custom set"
-    pin = f", sha256 {state.options.cards_hash}" if state.options.cards_hash else ""
-    kind = "a reconstruction" if cards.reconstruction else "not a reconstruction"
-    return f"Cards: {which}{pin} ({kind}): pbem rules rattaneer cards"
+    if state.options.cards_hash is None:
+        said = (
+            N_("Cards: shipped set (a reconstruction): pbem rules rattaneer cards")
+            if cards.reconstruction
+            else N_("Cards: shipped set (not a reconstruction): pbem rules rattaneer cards")
+        )
+    else:
+        said = (
+            N_("Cards: custom set, sha256 {hash} (a reconstruction): pbem rules rattaneer cards")
+            if cards.reconstruction
+            else N_(
+                "Cards: custom set, sha256 {hash} (not a reconstruction): pbem rules "
+                "rattaneer cards"
+            )
+        )
+    return said.format(hash=state.options.cards_hash)
 
 
 def notice(cards: CardSet, custom: bool) -> str:
     """The card set explained, for the places that say it once."""
-    which = "a custom card set" if custom else "the shipped card set"
-    return f"This game plays {which}: {cards.explanation}"
+    said = (
+        N_("This game plays a custom card set: {explanation}")
+        if custom
+        else N_("This game plays the shipped card set: {explanation}")
+    )
+    return said.format(explanation=cards.explanation)
 
 
 def _awaited(state: State, names: list[str], decision: Decision) -> str:
-    priority = f"Land priority: {names[state.land_priority]} · sea priority: "
-    priority += names[state.sea_priority]
+    priority = N_("Land priority: {land} · sea priority: {sea}").format(
+        land=names[state.land_priority], sea=names[state.sea_priority]
+    )
     if isinstance(decision, Turn):
-        return f"{priority}\nAwaiting {names[decision.seat]}: {decision.prompt}"
+        awaited = N_("Awaiting {who}: {prompt}").format(
+            who=names[decision.seat], prompt=decision.prompt
+        )
+        return f"{priority}\n{awaited}"
     if isinstance(decision, Parallel):
         # The state cannot tell who has already answered (the engine holds the envelopes),
         # so this line names who is asked, and the engine's own line who is still awaited.
         who = ", ".join(names[s] for s in decision.seats)
-        sealed = "; sealed until all have committed" if decision.sealed else ""
-        return f"{priority}\nAsked of {who}: {decision.prompt}{sealed}"
+        asked = (
+            N_("Asked of {who}: {prompt}; sealed until all have committed")
+            if decision.sealed
+            else N_("Asked of {who}: {prompt}")
+        )
+        return f"{priority}\n{asked.format(who=who, prompt=decision.prompt)}"
     if isinstance(decision, Chance):
-        return f"{priority}\nAwaiting a random draw: {decision.reason}"
+        draw = N_("Awaiting a random draw: {reason}").format(reason=decision.reason)
+        return f"{priority}\n{draw}"
     assert isinstance(decision, Over)
     scores = ", ".join(f"{n} {v} VP" for n, v in zip(names, decision.result.scores, strict=True))
     winners = " and ".join(names[s] for s in decision.result.winners)
-    return f"Game over. Winner: {winners}. Scores: {scores}"
+    return N_("Game over. Winner: {winners}. Scores: {scores}").format(
+        winners=winners, scores=scores
+    )
 
 
 def _area_line(state: State, names: list[str], cards: CardSet, number: int) -> str:
@@ -157,31 +193,58 @@ def _pieces(pieces: Pieces, names: list[str]) -> str:
 
 
 def _decks(state: State) -> str:
-    text = f"Decks: companions {len(state.companion_deck)} · sea {len(state.sea_deck)}"
-    text += f" · discarded: companions {len(state.companion_discard)},"
-    text += f" trade ships {len(state.sea_discard)}"
+    parts = [
+        N_("Decks: companions {companions} · sea {sea}").format(
+            companions=len(state.companion_deck), sea=len(state.sea_deck)
+        ),
+        N_("discarded: companions {companions}, trade ships {ships}").format(
+            companions=len(state.companion_discard), ships=len(state.sea_discard)
+        ),
+    ]
     if state.options.treasures:
-        text += f" · treasure cards left on the island {state.island_treasures}"
+        parts.append(
+            N_("treasure cards left on the island {count}").format(count=state.island_treasures)
+        )
     if state.neutral:
-        text += f" · neutral henchmen set aside {state.neutral}"
-    return text
+        parts.append(N_("neutral henchmen set aside {count}").format(count=state.neutral))
+    return " · ".join(parts)
 
 
 def _player_lines(state: State, cards: CardSet, seat: int, name: str) -> list[str]:
     player = state.players[seat]
     parts = score(state, cards, seat)
     on_island = state.spots.count(seat)
+    companions = " ".join(_companion(cards, c) for c in player.companions) or "-"
     lines = [
-        f"{name}: {player.coins} coins · {player.henchmen} henchmen (supply {supply(state, seat)},"
-        f" on the treasure card {on_island}) · VP so far {parts.total}"
-        f" (plunder {parts.plunder}, companions {parts.companions}, island {parts.island},"
-        f" bonuses {parts.bonuses}, coins {parts.coins}, treasures {parts.treasures})",
-        "  companions: " + (" ".join(_companion(cards, c) for c in player.companions) or "-"),
-        "  plunder face up: " + (" ".join(player.face_up) or "-"),
-        f"  plunder face down ({len(player.face_down)}): " + (" ".join(player.face_down) or "-"),
-        f"  trade ships used {player.ships_used} · sea areas won: "
-        + (" ".join(map(str, player.areas_won)) or "-"),
+        N_(
+            "{name}: {coins} coins · {henchmen} henchmen (supply {supply}, on the treasure "
+            "card {island}) · VP so far {total} (plunder {plunder}, companions {companions}, "
+            "island {vp_island}, bonuses {bonuses}, coins {vp_coins}, treasures {treasures})"
+        ).format(
+            name=name,
+            coins=player.coins,
+            henchmen=player.henchmen,
+            supply=supply(state, seat),
+            island=on_island,
+            total=parts.total,
+            plunder=parts.plunder,
+            companions=parts.companions,
+            vp_island=parts.island,
+            bonuses=parts.bonuses,
+            vp_coins=parts.coins,
+            treasures=parts.treasures,
+        ),
+        "  " + N_("companions: {cards}").format(cards=companions),
+        "  " + N_("plunder face up: {cards}").format(cards=" ".join(player.face_up) or "-"),
+        "  "
+        + N_("plunder face down ({count}): {cards}").format(
+            count=len(player.face_down), cards=" ".join(player.face_down) or "-"
+        ),
+        "  "
+        + N_("trade ships used {ships} · sea areas won: {areas}").format(
+            ships=player.ships_used, areas=" ".join(map(str, player.areas_won)) or "-"
+        ),
     ]
     if player.treasures:
-        lines.append("  treasure cards: " + " ".join(player.treasures))
+        lines.append("  " + N_("treasure cards: {cards}").format(cards=" ".join(player.treasures)))
     return lines

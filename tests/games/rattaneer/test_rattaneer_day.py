@@ -449,5 +449,7 @@ def test_the_log_says_the_farm_coin_apart_from_a_purchase(table, reveal):
     after = before.model_copy(update={"farm": [], "players": players})
     lines = consequences(before, after, ["a", "b", "c", "d"])
     now_a, now_d = players[0].coins, players[3].coins
-    assert f"a: -2 coins, +1 coin from the Farm (R-6.6) (now {now_a})" in lines
+    # the purchase, then the Farm's coin on a line of its own
+    assert f"a: -2 coins (now {now_a - 1})" in lines
+    assert f"a: +1 coin from the Farm (R-6.6) (now {now_a})" in lines
     assert f"d: +2 coins from the Farm (R-6.6) (now {now_d})" in lines
