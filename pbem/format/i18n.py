@@ -208,8 +208,11 @@ def _swallows(found: re.Match[str], values: Mapping[str, str], literal: int) -> 
     ``NAME: `` head (``erin: +1`` of ``erin: +1 cube on the board``: a head and a
     message, split below), or, for a short template (``{n} coin``), a sentence (``bart
     hires a henchman for 1`` of a log line ending in ``1 coin``). A leading value is a
-    word, a list of names, or a message of its own (a refusal quoted whole)."""
+    word, a list of names, or a message of its own (a refusal quoted whole). A last value
+    never takes the clauses after it (``turn 42; plague in Russia``)."""
     for name, value in found.groupdict().items():
+        if found.end(name) == len(found.string) and "; " in value:
+            return True  # a last value never spans clauses: they are split first
         if found.start(name) != 0 or values[name] != value:
             continue
         if ": " in value or (literal < SHORT and " " in value.replace(", ", ",")):

@@ -85,3 +85,12 @@ def test_a_moment_is_shown_in_the_readers_form() -> None:  # architecture §11
     finally:
         i18n.use(i18n.ENGLISH)
     assert i18n.localize(line) == line
+
+
+def test_a_last_value_never_takes_the_clauses_after_it() -> None:  # T-5
+    i18n.use("zh-Hant")
+    try:
+        said = i18n.localize("Rattus with Africanus, 6 players, turn 42; plague in Russia")
+    finally:
+        i18n.use(i18n.ENGLISH)
+    assert said == "Rattus 加阿非利加努斯,6 名玩家,第 42 回合; 鼠疫位於 Russia"
