@@ -190,7 +190,7 @@ def frame_html(history: History, position: Position, seats: list[Seat]) -> str:
             text=text,
             columns=view.columns(state, seats) if state is not None else [],
             reader=seats[position.private.seat] if position.private is not None else None,
-            rules=shown(rules.rulebook(), cited),
+            rules=shown(rules.rulebook(i18n.current()), cited),
             game=rules.id,
         )
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from pbem.format import i18n
 from pbem.games.rattaneer.state import State as RattaneerState
 from pbem.games.rattus import data, flow
 from pbem.games.rattus.state import State as RattusState
@@ -161,6 +162,28 @@ def test_rattus_reveals_show_what_they_are_for() -> None:
             assert "T-7" in (_panel_ids(frame_html(h, position, seats)) or [])
             return
     raise AssertionError("no token reveal in the game")
+
+
+def test_the_rules_panel_is_in_the_readers_language() -> None:  # issue 30
+    h = history(RATTANEER)
+    seats = seats_of(h.replay.genesis)
+    position = next(
+        p
+        for p in h.positions
+        if p.state is not None and "R-5.1" in getattr(h.rules.pending(p.state), "prompt", "")
+    )
+    english = frame_html(h, position, seats)
+    japanese_book = h.rules.rulebook("ja")
+    assert japanese_book is not None
+    section = japanese_book.get("R-5.1")
+    assert section is not None
+    i18n.use("ja")
+    try:
+        japanese = frame_html(h, position, seats)
+    finally:
+        i18n.use(i18n.ENGLISH)
+    assert section.title in japanese and section.title not in english
+    assert _panel_ids(japanese) == _panel_ids(english)
 
 
 def test_a_finished_game_shows_no_rules_panel() -> None:
