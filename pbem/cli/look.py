@@ -335,8 +335,9 @@ def log(target: str, as_name: str | None, as_json: bool) -> None:
                 "consequences": r.consequences,
             }
         )
-        lines.append(f"{r.index + 1:4d} {r.kind:7s} {r.summary}")
-        lines += [f"             {c}" for c in r.consequences]
+        # the summary alone is a message: the step's number and kind are not words of it
+        lines.append(f"{r.index + 1:4d} {r.kind:7s} {localize(r.summary)}")
+        lines += [f"             {localize(c)}" for c in r.consequences]
         lines += ["             " + _("note: {text}").format(text=n) for n in notes]
 
     emit(as_json, {"steps": rows, **read}, lines)

@@ -25,7 +25,6 @@ from pbem.format.errors import Rejected
 from pbem.format.gamefile import Batch, Entry, Envelope
 from pbem.format.gamefile import step_hash as hash_of
 from pbem.format.i18n import N_
-from pbem.format.words import plural
 from pbem.ledger.openseats import open_link
 from pbem.ledger.seats import check_escrow
 from pbem.ledger.tabletop import Tabletop
@@ -74,7 +73,7 @@ class BeaconEntry:
     def check(self, pos: Position, entry: Entry) -> tuple[str, Any]:
         if entry.body:
             raise Rejected(N_("a beacon body is empty"))
-        return f"{pos.names[entry.seat]} supplied randomness", None
+        return N_("{name} supplied randomness").format(name=pos.names[entry.seat]), None
 
     def apply(
         self, pos: Position, entry: Entry, prepared: Any, link: bytes, digest: str, aw: Awaiting
@@ -94,7 +93,7 @@ class ShuffleEntry:
 
     def check(self, pos: Position, entry: Entry) -> tuple[str, Any]:
         pos.table.apply_shuffle(entry.seat, entry.body, entry.parent)
-        return f"{pos.names[entry.seat]} shuffled the sealed decks", None
+        return N_("{name} shuffled the sealed decks").format(name=pos.names[entry.seat]), None
 
     def apply(
         self, pos: Position, entry: Entry, prepared: Any, link: bytes, digest: str, aw: Awaiting
@@ -188,7 +187,7 @@ class Join:
             pos.advance_to(Awaiting("shuffle", (0,), digest, "shuffle"))
         else:
             pos.advance(digest, setup=True)
-        return "every seat joined"
+        return N_("every seat joined")
 
 
 class Act:
@@ -233,7 +232,9 @@ class Commit:
         name = batch.decision.partition(":")[2]
         pos.commit = batch
         stand_ins = dict(pos.virtual)  # decided in the open: nothing to reveal
-        summary = f"sealed {name}: " + ", ".join(pos.names[s] for s in seats)
+        summary = N_("sealed {name}: {seats}").format(
+            name=name, seats=", ".join(pos.names[s] for s in seats)
+        )
         pos.advance_to(Awaiting("batch", seats, digest, f"reveal:{name}", "reveal"))
         pos.sealed.update(stand_ins)
         return summary
@@ -277,7 +278,7 @@ class BeaconBatch:
 
     def complete(self, pos: Position, batch: Batch, index: int, digest: str) -> str:
         _after_batch(pos, batch, digest)
-        return "randomness supplied"
+        return N_("randomness supplied")
 
 
 class Share:
@@ -293,13 +294,17 @@ class Share:
         pos.reveal, pos.shares = None, {}
         if reveal.to is None:
             faces = pos.table.open_public(reveal, shares)
-            summary = "revealed " + ", ".join(f"{h}: {f}" for h, f in faces.items())
+            opened = ", ".join(f"{h}: {f}" for h, f in faces.items())
+            summary = N_("revealed {faces}").format(faces=opened)
         else:
             faces = None
             pos.table.record_private(reveal, shares)
-            summary = (
-                f"{plural(len(reveal.items), 'sealed item')} opened to {pos.names[reveal.to]} alone"
+            opened = (
+                N_("{count} sealed item opened to {name} alone")
+                if len(reveal.items) == 1
+                else N_("{count} sealed items opened to {name} alone")
             )
+            summary = opened.format(count=len(reveal.items), name=pos.names[reveal.to])
         pos.state = pos.rules.apply_reveal(pos.state, reveal, faces)
         _after_batch(pos, batch, digest)
         return summary
@@ -316,7 +321,7 @@ class Disclose:
         pos.table.audit({**pos.secrets, **pos.virtual}, pos.names)
         pos.result = pos.final
         pos.advance_to(Awaiting("over", (), digest, "over"))
-        return "deck secrets disclosed; every shuffle audited"
+        return N_("deck secrets disclosed; every shuffle audited")
 
 
 BATCHES: dict[str, BatchKind] = {

@@ -30,15 +30,21 @@ X = "X"
 EXAMPLES = 6  # examples in the help of a decision
 
 EXPECTED = {
-    "place": "'pirates A B, henchmen H H …' with areas 1–10, one word per available henchman"
-    " (X: not used), e.g. 'pirates 3 7, henchmen 3 3 X'",
-    "buy": "'buy <companion>' (e.g. 'buy C05'), 'hire' (a henchman for 1 coin) or 'pass'",
-    "take": "'take <card>' naming a card under the area, e.g. 'take P2-3'",
-    "ship": "'flip <card> …' (up to the ship's capacity of your face-up plunder cards,"
-    " e.g. 'flip P2-3') or 'pass'",
-    "trade": "'flip <card> …' (any of your face-up plunder cards, e.g. 'flip P2-3 P1-1') or 'pass'",
-    "island": "'spot <VP>' (a free spot of the secret treasure card, e.g. 'spot 8') or 'pass'",
-    "final": "'flip <card>' (one face-up plunder card, free) or 'pass'",
+    "place": N_(
+        "'pirates A B, henchmen H H …' with areas 1–10, one word per available henchman"
+        " (X: not used), e.g. 'pirates 3 7, henchmen 3 3 X'"
+    ),
+    "buy": N_("'buy <companion>' (e.g. 'buy C05'), 'hire' (a henchman for 1 coin) or 'pass'"),
+    "take": N_("'take <card>' naming a card under the area, e.g. 'take P2-3'"),
+    "ship": N_(
+        "'flip <card> …' (up to the ship's capacity of your face-up plunder cards,"
+        " e.g. 'flip P2-3') or 'pass'"
+    ),
+    "trade": N_(
+        "'flip <card> …' (any of your face-up plunder cards, e.g. 'flip P2-3 P1-1') or 'pass'"
+    ),
+    "island": N_("'spot <VP>' (a free spot of the secret treasure card, e.g. 'spot 8') or 'pass'"),
+    "final": N_("'flip <card>' (one face-up plunder card, free) or 'pass'"),
 }
 VERBS = {
     "place": {"pirates", "p"},
@@ -151,34 +157,58 @@ def format_action(state: State, seat: int, action: AnyAction) -> str:
     return action.type  # hire, pass
 
 
+SUMMARIES = {
+    ("take", "area"): N_("{name} takes {card} at area {area} ({area_name})"),
+    ("take", ""): N_("{name} takes {card}"),
+    ("flip", "final"): N_("{name} turns {cards} face down (free flip at the end)"),
+    ("flip", "ship"): N_("{name} turns {cards} face down with a trade ship"),
+    ("flip", "area"): N_("{name} turns {cards} face down at area {area} ({area_name})"),
+    ("flip", ""): N_("{name} turns {cards} face down"),
+    ("pass", "final"): N_("{name} passes (free flip at the end)"),
+    ("pass", "ship"): N_("{name} passes with a trade ship"),
+    ("pass", "area"): N_("{name} passes at area {area} ({area_name})"),
+    ("pass", ""): N_("{name} passes"),
+}
+"""What a Take, a Flip or a Pass says, by where it happens (``_where``): whole sentences,
+for the catalogs."""
+
+
 def summary(state: State, seat: int, action: AnyAction, name: str, cards: CardSet) -> str:
     """One line saying what ``name`` did; ``state`` is the state before the action."""
-    where = _where(state)
     if isinstance(action, Place):
-        return f"{name} places {format_action(state, seat, action)}"
+        return N_("{name} places {move}").format(name=name, move=format_action(state, seat, action))
     if isinstance(action, Buy):
         card = cards.companion(action.card)
-        return f"{name} buys {action.card} ({card.vp} VP) for {plural(card.cost, 'coin')}"
+        bought = (
+            N_("{name} buys {card} ({vp} VP) for {cost} coin")
+            if card.cost == 1
+            else N_("{name} buys {card} ({vp} VP) for {cost} coins")
+        )
+        return bought.format(name=name, card=action.card, vp=card.vp, cost=card.cost)
     if isinstance(action, Hire):
-        return f"{name} hires a henchman for 1 coin"
-    if isinstance(action, Take):
-        return f"{name} takes {action.card}{where}"
-    if isinstance(action, Flip):
-        return f"{name} turns {' '.join(action.cards)} face down{where}"
+        return N_("{name} hires a henchman for 1 coin").format(name=name)
     if isinstance(action, Spot):
-        return f"{name} puts a henchman on the {action.vp} VP treasure spot"
-    return f"{name} passes{where}"
+        return N_("{name} puts a henchman on the {vp} VP treasure spot").format(
+            name=name, vp=action.vp
+        )
+    kind = "take" if isinstance(action, Take) else "flip" if isinstance(action, Flip) else "pass"
+    area = state.day.area if state.day is not None else 0
+    return SUMMARIES[kind, _where(state)].format(
+        name=name,
+        card=getattr(action, "card", ""),
+        cards=" ".join(getattr(action, "cards", [])),
+        area=area,
+        area_name=AREA_NAMES.get(area, ""),
+    )
 
 
 def _where(state: State) -> str:
+    """Where an action happens, for its summary: the final free flip, a trade ship, an
+    area of the Day, or nowhere in particular."""
     what = context(state)
-    if what == "final":
-        return " (free flip at the end)"
-    if what == "ship":
-        return " with a trade ship"
-    if state.day is not None:
-        return f" at area {state.day.area} ({AREA_NAMES[state.day.area]})"
-    return ""
+    if what in ("final", "ship"):
+        return what
+    return "area" if state.day is not None else ""
 
 
 def prompt(state: State) -> str:
@@ -204,20 +234,33 @@ def help_text(state: State, seat: int, options: list[AnyAction]) -> str:
     what = context(state)
     if what is None:
         return N_("No move is awaited now.")
-    lines = [prompt(state), f"Type {EXPECTED[what]}."]
+    lines = [prompt(state), N_("Type {expected}.").format(expected=EXPECTED[what])]
     if what == "place":
         available = state.players[seat].henchmen
+        listed = (
+            N_(
+                "Your henchmen available: {count}, so list {count} area or X after "
+                "'henchmen'. Pirates on 2 different areas {first}–{last}; with your pirate any "
+                "number of your henchmen, elsewhere at most 1."
+            )
+            if available == 1
+            else N_(
+                "Your henchmen available: {count}, so list {count} areas or X after "
+                "'henchmen'. Pirates on 2 different areas {first}–{last}; with your pirate any "
+                "number of your henchmen, elsewhere at most 1."
+            )
+        )
         lines += [
-            f"Your henchmen available: {available}, so list {plural(available, 'area')} or X"
-            f" after 'henchmen'. Pirates on 2 different areas {AREAS.start}–{AREAS.stop - 1}; with"
-            " your pirate any number of your henchmen, elsewhere at most 1.",
-            "Short form: 'p 3 7 h 3 3 x'. Separate words with spaces or ',', never ';'"
-            " (pbem play reads it as the end of a move).",
-            "The moves listed are a sample: any placement R-5.1 allows is accepted.",
+            listed.format(count=available, first=AREAS.start, last=AREAS.stop - 1),
+            N_(
+                "Short form: 'p 3 7 h 3 3 x'. Separate words with spaces or ',', never ';' "
+                "(pbem play reads it as the end of a move)."
+            ),
+            N_("The moves listed are a sample: any placement R-5.1 allows is accepted."),
         ]
     # Examples spread over the options: the first few alone can all look alike.
     step = max(len(options) // EXAMPLES, 1)
     examples = [format_action(state, seat, a) for a in options[::step][:EXAMPLES]]
     if examples:
-        lines.append("For example: " + " | ".join(examples))
+        lines.append(N_("For example: {moves}").format(moves=" | ".join(examples)))
     return "\n".join(lines)
