@@ -28,13 +28,13 @@ from pbem.ruleset.rulebook import lookup_hint
 from pbem.ruleset.rules import Chance, Decision, Over, Parallel, Turn
 
 BONUS_TEXT = {
-    "face_down_plunder": "per {per} face-down plunder",
-    "other_companions": "per other companion",
-    "most_island_henchmen": "for most henchmen on the treasure card",
-    "coins": "per {per} coins",
-    "ships_used": "per trade ship used",
-    "sea_areas_won": "per sea area won",
-    "no_other_companion": "if no other companion",
+    "face_down_plunder": N_("per {per} face-down plunder"),
+    "other_companions": N_("per other companion"),
+    "most_island_henchmen": N_("for most henchmen on the treasure card"),
+    "coins": N_("per {per} coins"),
+    "ships_used": N_("per trade ship used"),
+    "sea_areas_won": N_("per sea area won"),
+    "no_other_companion": N_("if no other companion"),
 }
 
 
